@@ -1,0 +1,68 @@
+import type { ControlType } from './control-types';
+
+/** The REST shape of a control: part of the Setting object. */
+export interface ControlObject {
+  type: string;
+  name: string;
+  description: string;
+  options: Record<string, string>;
+}
+
+/**
+ * A UI-control descriptor: how a setting is shown in a form (`select`, `checkbox`, …), with
+ * its label, help text and, for choices, option labels keyed by the option's text.
+ * Created by {@link Framework_Abstract_Settings.registerControl}.
+ */
+export class Framework_Control {
+  #settingId = '';
+  #type: ControlType | string = 'text';
+  #name = '';
+  #description = '';
+  #options: Record<string, string> = {};
+
+  /** The id of the setting this control shows. */
+  getSettingId(): string {
+    return this.#settingId;
+  }
+  /** One of the twelve control types. */
+  getType(): string {
+    return this.#type;
+  }
+  /** The label. */
+  getName(): string {
+    return this.#name;
+  }
+  /** The help text. */
+  getDescription(): string {
+    return this.#description;
+  }
+  /** Option labels keyed by the option's text (`{}` when the control offers no choices). */
+  getOptions(): Record<string, string> {
+    return { ...this.#options };
+  }
+  /** Sets the id of the setting this control shows. */
+  setSettingId(id: string): void {
+    this.#settingId = id;
+  }
+  /** Sets the control type. */
+  setType(type: string): void {
+    this.#type = type;
+  }
+  /** Sets the label. */
+  setName(name: string): void {
+    this.#name = name;
+  }
+  /** Sets the help text. */
+  setDescription(description: string): void {
+    this.#description = description;
+  }
+  /** Sets the option labels, keyed by the option's text. */
+  setOptions(options: Record<string, string>): void {
+    this.#options = Object.assign(Object.create(null), options);
+  }
+
+  /** The REST shape: `{type, name, description, options}`. */
+  toJSON(): ControlObject {
+    return { type: this.#type, name: this.#name, description: this.#description, options: this.getOptions() };
+  }
+}

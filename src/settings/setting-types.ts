@@ -1,0 +1,196 @@
+import stableStringify from 'fast-json-stable-stringify';
+import { z } from 'zod';
+import type { ControlType } from './control-types';
+import { describeValue } from './describe-value';
+import { describeInvalidJsonValue } from './json-value';
+import { describeUnstorableText } from './text-rules';
+
+/** The seven setting types. */
+export const SETTING_TYPES = ['string', 'url', 'email', 'integer', 'float', 'boolean', 'object'] as const;
+
+/** One of the seven setting types: `string`, `url`, `email`, `integer`, `float`, `boolean`, `object`. */
+export type SettingType = (typeof SETTING_TYPES)[number];
+
+/**
+ * The TypeScript type of one value of each setting type (for `object`: any JSON value but
+ * `null`). Multi settings hold arrays of these.
+ */
+export interface SettingValueTypes {
+  string: string;
+  url: string;
+  email: string;
+  integer: number;
+  float: number;
+  boolean: boolean;
+  object: JsonValue;
+}
+
+/** A JSON value as the `object` setting type accepts it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON-Schema (draft-04) fragment. */
+export type JsonSchemaFragment = Readonly<Record<string, unknown>>;
+
+/** Returned by a type's `decode` when stored text cannot be read as that type. */
+export const UNREADABLE: unique symbol = Symbol('unreadable stored text');
+
+/**
+ * One row of the setting-type table: everything the package knows about a type. Validation,
+ * storage, the REST schema, OpenAPI and the admin form all read the same row.
+ */
+export interface SettingTypeDefinition {
+  /** The type's name. */
+  readonly type: SettingType;
+  /** Strict check of one value (no coercion), with messages that say what was wrong. */
+  readonly schema: z.ZodType;
+  /** One value (already valid) as stored text. */
+  encode(value: unknown): string;
+  /** Stored text as a candidate value (validated by the caller), or {@link UNREADABLE}. */
+  decode(text: string): unknown;
+  /** JSON Schema of one value. */
+  readonly jsonSchema: JsonSchemaFragment;
+  /** The control used when a setting of this type has none. */
+  readonly defaultControl: ControlType;
+}
+
+const received = (issue: { input?: unknown }) => `received ${describeValue(issue.input)}`;
+
+const storableString = (expected: string) =>
+  z.string({ error: (issue) => `expected ${expected}, ${received(issue)}` }).superRefine((text, ctx) => {
+    const problem = describeUnstorableText(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: `text ${problem}` });
+  });
+
+const URL_FORBIDDEN = /[\s\p{Cc}]/u;
+const URL_SCHEME = /^https?:\/\//i;
+
+function describeInvalidUrl(text: string): string | undefined {
+  if (URL_FORBIDDEN.test(text)) return 'a URL must not contain white space or control characters';
+  if (!URL_SCHEME.test(text)) return 'a URL must start with http:// or https://';
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return 'not a valid URL';
+  }
+  return parsed.hostname === '' ? 'a URL must have a host' : undefined;
+}
+
+const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
+const EMAIL_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+
+function describeInvalidEmail(text: string): string | undefined {
+  if (text.length < 6 || text.length > 254) return 'an email address has 6 to 254 characters';
+  const parts = text.split('@');
+  if (parts.length !== 2) return 'an email address has exactly one @';
+  const [local = '', domain = ''] = parts;
+  if (!EMAIL_LOCAL.test(local)) return 'invalid characters before the @ of the email address';
+  const labels = domain.split('.');
+  if (labels.length < 2 || !labels.every((label) => EMAIL_LABEL.test(label))) {
+    return 'the domain of the email address must be dotted labels of letters, digits and inner hyphens';
+  }
+  return undefined;
+}
+
+const withRule = (base: z.ZodType<string>, describe: (text: string) => string | undefined) =>
+  base.superRefine((text, ctx) => {
+    const problem = describe(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** Numbers read from text: `-0` is stored as `0` and must read back as `0`. */
+const normaliseZero = (n: number) => (n === 0 ? 0 : n);
+
+function decodeNumber(text: string, truncate: boolean): unknown {
+  if (!DECIMAL_TEXT.test(text)) return UNREADABLE;
+  const n = Number(text);
+  return normaliseZero(truncate ? Math.trunc(n) : n);
+}
+
+/** Parses stored JSON text, or answers {@link UNREADABLE}. */
+export function decodeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+const TRUE_TEXT = /^(?:yes|true|1)$/i;
+
+const definitions: readonly SettingTypeDefinition[] = [
+  {
+    type: 'string',
+    schema: storableString('a string'),
+    encode: (value) => value as string,
+    decode: (text) => text,
+    jsonSchema: { type: 'string' },
+    defaultControl: 'text',
+  },
+  {
+    type: 'url',
+    schema: withRule(storableString('a URL string'), describeInvalidUrl),
+    encode: (value) => value as string,
+    decode: (text) => text,
+    jsonSchema: { type: 'string', format: 'uri' },
+    defaultControl: 'text',
+  },
+  {
+    type: 'email',
+    schema: withRule(storableString('an email address string'), describeInvalidEmail),
+    encode: (value) => value as string,
+    decode: (text) => text,
+    jsonSchema: { type: 'string', format: 'email' },
+    defaultControl: 'email',
+  },
+  {
+    type: 'integer',
+    schema: z
+      .number({ error: (issue) => `expected an integer, ${received(issue)}` })
+      .refine(Number.isSafeInteger, { error: (issue) => `expected a safe integer, ${received(issue)}` }),
+    encode: (value) => String(value),
+    decode: (text) => decodeNumber(text, true),
+    jsonSchema: { type: 'integer' },
+    defaultControl: 'number',
+  },
+  {
+    type: 'float',
+    schema: z.number({ error: (issue) => `expected a finite number, ${received(issue)}` }),
+    encode: (value) => String(value),
+    decode: (text) => decodeNumber(text, false),
+    jsonSchema: { type: 'number' },
+    defaultControl: 'number',
+  },
+  {
+    type: 'boolean',
+    schema: z.boolean({ error: (issue) => `expected a boolean, ${received(issue)}` }),
+    encode: (value) => (value ? 'yes' : 'no'),
+    decode: (text) => TRUE_TEXT.test(text),
+    jsonSchema: { type: 'boolean' },
+    defaultControl: 'checkbox',
+  },
+  {
+    type: 'object',
+    schema: z.unknown().superRefine((value, ctx) => {
+      const problem =
+        value === null ? 'expected a JSON value other than null' : describeInvalidJsonValue(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    encode: (value) => stableStringify(value),
+    decode: decodeJson,
+    jsonSchema: { type: ['object', 'array', 'string', 'number', 'boolean'] },
+    defaultControl: 'textarea',
+  },
+];
+
+/** The setting-type table, by type name. */
+export const SETTING_TYPE_DEFINITIONS: ReadonlyMap<string, SettingTypeDefinition> = new Map(
+  definitions.map((definition) => [definition.type, definition]),
+);
+
+/** Whether `type` is one of the seven setting types. */
+export function isSettingType(type: unknown): type is SettingType {
+  return typeof type === 'string' && SETTING_TYPE_DEFINITIONS.has(type);
+}

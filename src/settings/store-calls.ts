@@ -1,0 +1,58 @@
+import { OptionStoreError, type OptionStoreOperation } from '../errors/option-store-error';
+import type { OptionStore } from '../storage/option-store';
+
+/** The name a store is reported under in errors: its class name. */
+export function storeName(store: OptionStore): string {
+  const name = (store as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' && name !== 'Object' ? name : 'OptionStore';
+}
+
+/** Runs one store call; any failure (rejection or synchronous throw) becomes an {@link OptionStoreError}. */
+export async function callStore<T>(
+  store: OptionStore,
+  operation: OptionStoreOperation,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw error instanceof OptionStoreError
+      ? error
+      : new OptionStoreError(operation, { cause: error, store: storeName(store) });
+  }
+}
+
+/**
+ * Rejects with a timed-out {@link OptionStoreError} when `work` has not settled after
+ * `timeoutMs` (no limit when it is 0 or not finite). `work` itself goes on: callers that
+ * queue operations keep waiting for it, so the order of writes is kept.
+ */
+export function withStoreTimeout<T>(
+  store: OptionStore,
+  operation: OptionStoreOperation,
+  timeoutMs: number,
+  work: Promise<T>,
+): Promise<T> {
+  if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) return work;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(
+        new OptionStoreError(operation, {
+          store: storeName(store),
+          timedOut: true,
+          message: `${storeName(store)}.${operation} timed out after ${timeoutMs} ms`,
+        }),
+      );
+    }, timeoutMs);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

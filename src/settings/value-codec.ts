@@ -1,0 +1,74 @@
+import stableStringify from 'fast-json-stable-stringify';
+import { z } from 'zod';
+import { deepFreeze } from './json-value';
+import { decodeJson, type SettingTypeDefinition, UNREADABLE } from './setting-types';
+
+/**
+ * The compiled value logic of one setting, built once at registration from its type row,
+ * `is_multi` and `options`: validation (zod), encoding to stored text and decoding from it.
+ */
+export interface ValueCodec {
+  /** Why `value` is not acceptable (a sentence), or `undefined` when it is. */
+  problem(value: unknown): string | undefined;
+  /** A valid value as stored text. */
+  encode(value: unknown): string;
+  /** Stored text as a value, or `undefined` when it cannot be read or breaks the rules (reads as "nothing stored"). */
+  decode(text: string): unknown;
+}
+
+/** Text form of an option, as used for control option keys and form values. */
+export function optionText(option: unknown): string {
+  return typeof option === 'object' && option !== null ? stableStringify(option) : String(option);
+}
+
+function describeOptions(options: readonly unknown[]): string {
+  const shown = options.slice(0, 10).map((option) => JSON.stringify(option) ?? String(option));
+  return shown.join(', ') + (options.length > 10 ? `, … (${options.length} in all)` : '');
+}
+
+function formatIssues(error: z.ZodError, isMulti: boolean): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      const [index] = issue.path;
+      return isMulti && typeof index === 'number' ? `element ${index}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+/** Builds the codec of a setting. `options` must already be valid values of the type. */
+export function compileValueCodec(
+  definition: SettingTypeDefinition,
+  isMulti: boolean,
+  options: readonly unknown[],
+): ValueCodec {
+  let element: z.ZodType = definition.schema;
+  if (options.length > 0) {
+    const isObject = definition.type === 'object';
+    const allowed = new Set(options.map((option) => (isObject ? stableStringify(option) : option)));
+    const message = `must be one of: ${describeOptions(options)}`;
+    element = element.refine((value) => allowed.has(isObject ? stableStringify(value) : value), { message });
+  }
+  const schema = isMulti
+    ? z.array(element, {
+        error: (issue) =>
+          `expected an array (the setting is multi-valued), received ${issue.input === null ? 'null' : typeof issue.input}`,
+      })
+    : element;
+
+  const problem = (value: unknown) => {
+    const result = schema.safeParse(value);
+    return result.success ? undefined : formatIssues(result.error, isMulti);
+  };
+
+  const encode = isMulti || definition.type === 'object' ? stableStringify : definition.encode;
+
+  const decode = (text: string): unknown => {
+    if (text === '' && (isMulti || definition.type !== 'string')) return undefined;
+    const candidate = isMulti ? decodeJson(text) : definition.decode(text);
+    if (candidate === UNREADABLE || problem(candidate) !== undefined) return undefined;
+    return deepFreeze(candidate);
+  };
+
+  return { problem, encode: encode as (value: unknown) => string, decode };
+}
