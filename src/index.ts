@@ -27,5 +27,15 @@ export {
   type SettingType,
   type SettingValueTypes,
 } from './settings/setting-types';
+export {
+  type DeclaredElement,
+  type DeclaredReadValue,
+  DeclaredSettings,
+  type DeclaredValue,
+  defineSettings,
+  type SettingDeclaration,
+  type SettingsDeclaration,
+  type TypedSettingsClass,
+} from './settings/typed-settings';
 export { MemoryOptionStore } from './storage/memory-option-store';
 export type { OptionStore } from './storage/option-store';

@@ -1,0 +1,36 @@
+import type { RestUser } from './rest-user';
+
+/**
+ * What the REST server hands an admin page when it dispatches a request under `/admin/`.
+ * The server authenticates once (through the host's `authenticate`) and passes the result.
+ */
+export interface AdminRequestContext {
+  /** The authenticated user, or `null`. */
+  readonly user: RestUser | null;
+  /** The secret CSRF tokens are derived from (`createRestServer({ admin: { csrfSecret } })`). */
+  readonly csrfSecret: string;
+  /** The capability the admin pages require (the server's management capability). */
+  readonly managementCapability: string;
+  /** Every plugin the server serves, in order, with their names (for the status screen). */
+  readonly plugins: readonly AdminPluginInfo[];
+  /** The system-status report, as `server.getSystemStatus()` answers it. */
+  getSystemStatus(): Promise<Record<string, unknown>>;
+  /** The key prefix of the status report, `${commercePrefix}_${pluginId}`. */
+  readonly commercePrefix: string;
+}
+
+/** A plugin as the admin pages see it. */
+export interface AdminPluginInfo {
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * An admin page the REST server can serve (`Framework_Register_Settings` from
+ * `commerce-plugin-framework/admin` implements it). The server offers each request under
+ * `/admin/` to its pages in order; the first that answers wins, and none answering is 404.
+ */
+export interface AdminPage {
+  /** Answers the request when this page owns its path (its settings page, the status screen), else `null`. */
+  handleAdminRequest(request: Request, context: AdminRequestContext): Promise<Response | null>;
+}
