@@ -1,0 +1,30 @@
+/**
+ * `commerce-plugin-framework/admin`: the plugins' settings pages and the status screen, as
+ * accessible HTML served by `createRestServer({ admin: { pages, csrfSecret } })` under
+ * `/admin/settings/{pluginId}` and `/admin/status`.
+ *
+ * Runtime-agnostic (WebCrypto and Fetch API only).
+ *
+ * @packageDocumentation
+ */
+
+export type { AdminPage, AdminPluginInfo, AdminRequestContext } from '../rest/admin-hook';
+export type { AdminField, FieldState } from './admin-field';
+export { ADMIN_STATUS_PATH, adminSettingsPath } from './admin-paths';
+export { ADMIN_STYLES } from './admin-styles';
+export { createCsrfToken, verifyCsrfToken } from './csrf-token';
+export type { FieldChoice, FieldInputType, FieldWidget } from './field-widget';
+export type { FieldOutcome } from './form-value-codec';
+export { escapeHtml } from './html-escape';
+export { adminSecurityHeaders } from './html-response';
+export type { SaveResult } from './save-submission';
+export { Framework_Register_Settings_Fields, type SettingsSubmission } from './settings-fields';
+export {
+  type AdminSettingsPlugin,
+  CSRF_FIELD,
+  Framework_Register_Settings,
+  type RegisterSettingsOptions,
+  type RenderFormOptions,
+  SAVED_FLAG,
+} from './settings-page';
+export { isSecretKey, MASKED_SECRET, renderStatusBlocks, renderStatusValue } from './status-screen';

@@ -1,0 +1,156 @@
+import type { Framework_Abstract_Settings } from '../settings/abstract-settings';
+import type { Framework_Setting } from '../settings/setting';
+import type { AdminField, FieldState } from './admin-field';
+import { renderField } from './field-renderer';
+import { resolveWidget } from './field-widget';
+import { type FieldOutcome, formTextsFor, readFormField } from './form-value-codec';
+
+/** A submitted settings form, read field by field. */
+export interface SettingsSubmission {
+  /** What each field asks for, by setting id, in registration order. */
+  readonly outcomes: ReadonlyMap<string, FieldOutcome>;
+  /** What each field shows if the form is rendered again: the submitted texts and the errors. */
+  readonly states: ReadonlyMap<string, FieldState>;
+  /** The refused fields, by setting id: why. Empty when every field is acceptable. */
+  readonly errors: ReadonlyMap<string, string>;
+}
+
+function elementIdOf(name: string): string {
+  return `field-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+}
+
+function hasValue(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== '';
+}
+
+/**
+ * The form fields of one settings handler: one field per registered setting, in registration
+ * order, named by the setting's storage key (`getOptionName(id)`), shown with the setting's
+ * control or, without one, the default control of its type.
+ *
+ * @example
+ * ```ts
+ * const fields = new Framework_Register_Settings_Fields(plugin.getSettingsHandler()!);
+ * const page = new Framework_Register_Settings(plugin, { fields });
+ * ```
+ */
+export class Framework_Register_Settings_Fields {
+  readonly #settings: Framework_Abstract_Settings;
+
+  /** @param settings - the settings handler whose settings the form edits */
+  constructor(settings: Framework_Abstract_Settings) {
+    this.#settings = settings;
+  }
+
+  /** The settings handler the fields edit. */
+  getSettingsHandler(): Framework_Abstract_Settings {
+    return this.#settings;
+  }
+
+  /** The fields, one per registered setting, in registration order. */
+  getFields(): AdminField[] {
+    return [...this.#settings.getSettings().values()].map((setting) => this.#fieldOf(setting));
+  }
+
+  /**
+   * The current values (stored, else default; `null` when neither), by setting id, read
+   * fresh from the store in one `getMany`.
+   *
+   * @throws `OptionStoreError` when the store fails
+   */
+  async readValues(): Promise<Map<string, unknown>> {
+    await this.#settings.load();
+    const values = new Map<string, unknown>();
+    for (const [id, setting] of this.#settings.getSettings()) {
+      values.set(id, setting.getValue() ?? setting.getDefault());
+    }
+    return values;
+  }
+
+  /** What each field shows for `values` (as {@link readValues} answers them), by setting id. */
+  statesFor(values: ReadonlyMap<string, unknown>): Map<string, FieldState> {
+    const states = new Map<string, FieldState>();
+    for (const field of this.getFields()) {
+      const id = field.setting.getId();
+      const value = values.get(id) ?? null;
+      states.set(id, {
+        texts: formTextsFor(field.setting, field.widget, value),
+        note: this.#noteFor(field, value),
+      });
+    }
+    return states;
+  }
+
+  /**
+   * Reads a submitted form: every field converted to its type and validated by the settings
+   * layer. Fields absent from the form show `current` (their stored values) when rendered
+   * again; password fields never show what was typed.
+   */
+  readSubmission(form: URLSearchParams, current: ReadonlyMap<string, unknown>): SettingsSubmission {
+    const outcomes = new Map<string, FieldOutcome>();
+    const states = new Map<string, FieldState>();
+    const errors = new Map<string, string>();
+    for (const field of this.getFields()) {
+      const id = field.setting.getId();
+      const { texts, outcome } = readFormField(field.setting, field.widget, field.name, form);
+      outcomes.set(id, outcome);
+      const currentValue = current.get(id) ?? null;
+      const shown =
+        form.has(field.name) ||
+        field.widget.kind === 'checkbox' ||
+        field.widget.kind.endsWith('-group') ||
+        field.widget.kind === 'multi-select'
+          ? texts
+          : formTextsFor(field.setting, field.widget, currentValue);
+      const error = outcome.action === 'invalid' ? outcome.message : undefined;
+      if (error !== undefined) errors.set(id, error);
+      states.set(id, { texts: shown, error, note: this.#noteFor(field, currentValue) });
+    }
+    return { outcomes, states, errors };
+  }
+
+  /** The fields as HTML rows, each showing its state from `states` (by setting id). */
+  renderFields(states: ReadonlyMap<string, FieldState>): string {
+    return this.getFields()
+      .map((field) => renderField(field, states.get(field.setting.getId()) ?? { texts: [] }))
+      .join('\n');
+  }
+
+  #fieldOf(setting: Framework_Setting): AdminField {
+    const control = setting.getControl();
+    const name = this.#settings.getOptionName(setting.getId());
+    return {
+      setting,
+      name,
+      elementId: elementIdOf(name),
+      label: control?.getName() || setting.getName() || setting.getId(),
+      description: control?.getDescription() || setting.getDescription(),
+      widget: resolveWidget(setting),
+    };
+  }
+
+  #noteFor(field: AdminField, value: unknown): string | undefined {
+    const { widget } = field;
+    const secret =
+      (widget.kind === 'input' && widget.inputType === 'password') ||
+      (widget.kind === 'lines' && widget.secret);
+    if (secret) {
+      return hasValue(value)
+        ? 'A value is saved and not shown. Leave the field empty to keep it.'
+        : 'No value is saved yet.';
+    }
+    if (widget.kind === 'input' && widget.inputType === 'file' && hasValue(value)) {
+      return `Current file: ${String(value)}. Choose a file only to replace it.`;
+    }
+    if (widget.kind === 'input' && widget.inputType === 'range') {
+      return hasValue(value)
+        ? `Current value: ${String(value)}.`
+        : 'No value is saved yet; saving stores the slider’s position.';
+    }
+    if (widget.kind === 'multi-select') return 'Hold Ctrl (⌘ on a Mac) to choose several.';
+    if (widget.kind === 'lines') {
+      return widget.code ? 'One JSON value per line.' : 'One value per line; empty lines are ignored.';
+    }
+    return undefined;
+  }
+}

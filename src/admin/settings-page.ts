@@ -1,0 +1,343 @@
+import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
+import { OptionStoreError } from '../errors/option-store-error';
+import type { AdminPage, AdminRequestContext } from '../rest/admin-hook';
+import type { FieldState } from './admin-field';
+import {
+  ADMIN_STATUS_PATH,
+  adminSettingsPath,
+  normaliseAdminPath,
+  pluginIdOfSettingsPath,
+} from './admin-paths';
+import { createCsrfToken, verifyCsrfToken } from './csrf-token';
+import { DEFAULT_MAX_FORM_BYTES, readFormBody } from './form-body';
+import { escapeHtml } from './html-escape';
+import { htmlResponse, seeOther } from './html-response';
+import { type AdminNavLink, renderAdminDocument, renderMessageDocument } from './page-layout';
+import { saveSubmission } from './save-submission';
+import type { Framework_Register_Settings_Fields } from './settings-fields';
+import { renderStatusBlocks } from './status-screen';
+
+/** The name of the hidden CSRF field of the settings form. */
+export const CSRF_FIELD = '_csrf';
+
+/** The query flag the page is redirected to after a successful save; it shows "Settings saved". */
+export const SAVED_FLAG = 'settings-updated';
+
+/** The plugin a settings page belongs to (a `Framework_Plugin`, or anything with its id and name). */
+export interface AdminSettingsPlugin {
+  /** The plugin's id: the `{pluginId}` of `/admin/settings/{pluginId}`. */
+  getId(): string;
+  /** The plugin's name: the page's title. */
+  getName(): string;
+}
+
+/** Options of {@link Framework_Register_Settings}. */
+export interface RegisterSettingsOptions {
+  /** The form fields: one per setting of the plugin's settings handler. */
+  fields: Framework_Register_Settings_Fields;
+  /** The largest form body accepted, in bytes (413 beyond). Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** Options of {@link Framework_Register_Settings.renderForm}. */
+export interface RenderFormOptions {
+  /** The user's CSRF token: `await createCsrfToken(csrfSecret, user.id)`. */
+  csrfToken: string;
+  /** Where the form posts; default the page's own path, `/admin/settings/{pluginId}`. */
+  action?: string;
+}
+
+/** What the settings document shows besides the fields. */
+interface SettingsView {
+  readonly states: ReadonlyMap<string, FieldState>;
+  readonly csrfToken: string;
+  readonly action: string;
+  readonly saved?: boolean;
+  readonly errors?: ReadonlyMap<string, string>;
+  readonly problem?: string;
+}
+
+/**
+ * A plugin's settings page in the host's admin area, titled with the plugin's name. Given to
+ * `createRestServer({ admin: { pages, csrfSecret } })`, it serves:
+ *
+ * - `GET /admin/settings/{pluginId}`: the form, one field per setting;
+ * - `POST /admin/settings/{pluginId}`: the options handler (form-encoded, CSRF-checked,
+ *   every field validated before anything is saved; 303 back with "Settings saved");
+ * - `GET /admin/status`: the status screen (the first page given answers it).
+ *
+ * Every page needs an authenticated user with the management capability.
+ *
+ * @example
+ * ```ts
+ * const fields = new Framework_Register_Settings_Fields(plugin.getSettingsHandler()!);
+ * const server = createRestServer({
+ *   plugins: [plugin],
+ *   authenticate: readSessionCookie,
+ *   admin: { pages: [new Framework_Register_Settings(plugin, { fields })], csrfSecret: process.env.CSRF_SECRET! },
+ * });
+ * ```
+ */
+export class Framework_Register_Settings implements AdminPage {
+  readonly #plugin: AdminSettingsPlugin;
+  readonly #fields: Framework_Register_Settings_Fields;
+  readonly #maxBodyBytes: number;
+
+  /**
+   * @param plugin - the plugin whose settings the page edits
+   * @param options - the fields (their settings handler's id must be the plugin's id)
+   * @throws {@link Framework_Plugin_Exception} (400) when the fields belong to another plugin's settings
+   */
+  constructor(plugin: AdminSettingsPlugin, options: RegisterSettingsOptions) {
+    const settingsId = options.fields.getSettingsHandler().getId();
+    if (settingsId !== plugin.getId()) {
+      throw new Framework_Plugin_Exception(
+        `Settings page of plugin "${plugin.getId()}": its fields edit the settings of "${settingsId}"; use the plugin's own settings handler`,
+        400,
+      );
+    }
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_FORM_BYTES;
+    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+      throw new Framework_Plugin_Exception(
+        `maxBodyBytes must be a positive integer, got ${maxBodyBytes}`,
+        400,
+      );
+    }
+    this.#plugin = plugin;
+    this.#fields = options.fields;
+    this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /** The plugin the page belongs to. */
+  getPlugin(): AdminSettingsPlugin {
+    return this.#plugin;
+  }
+
+  /** The page's fields. */
+  getFields(): Framework_Register_Settings_Fields {
+    return this.#fields;
+  }
+
+  /** The page's path, `/admin/settings/{pluginId}`. */
+  getPath(): string {
+    return adminSettingsPath(this.#plugin.getId());
+  }
+
+  /**
+   * The settings form alone (a `<form>` element with the current values and the hidden CSRF
+   * field), for hosts that embed it in their own admin layout. Include the stylesheet
+   * `ADMIN_STYLES` (or your own) and post the form to this page's handler.
+   *
+   * @throws `OptionStoreError` when the store fails while reading the values
+   */
+  async renderForm(options: RenderFormOptions): Promise<string> {
+    const values = await this.#fields.readValues();
+    return this.#renderFormHtml({
+      states: this.#fields.statesFor(values),
+      csrfToken: options.csrfToken,
+      action: options.action ?? this.getPath(),
+    });
+  }
+
+  /** {@inheritDoc AdminPage.handleAdminRequest} */
+  async handleAdminRequest(request: Request, context: AdminRequestContext): Promise<Response | null> {
+    const url = new URL(request.url);
+    const path = normaliseAdminPath(url.pathname);
+    const isStatus = path === ADMIN_STATUS_PATH;
+    if (!isStatus && pluginIdOfSettingsPath(path) !== this.#plugin.getId()) return null;
+    try {
+      const allowed = isStatus ? ['GET', 'HEAD'] : ['GET', 'HEAD', 'POST'];
+      if (!allowed.includes(request.method)) {
+        return await this.#message(
+          request,
+          405,
+          'Method not allowed',
+          `This page does not accept ${request.method} requests.`,
+          {
+            Allow: allowed.join(', '),
+          },
+        );
+      }
+      const denied = await this.#checkAccess(request, context);
+      if (denied) return denied;
+      if (isStatus) return await this.#serveStatus(request, context);
+      if (request.method === 'POST') return await this.#handlePost(request, context, url);
+      return await this.#serveForm(request, context, url);
+    } catch (error) {
+      if (error instanceof OptionStoreError) {
+        return this.#message(
+          request,
+          503,
+          'Settings unavailable',
+          'The settings store is not answering. Nothing was changed; try again in a moment.',
+        );
+      }
+      return this.#message(
+        request,
+        500,
+        'Something went wrong',
+        'The page could not be shown. Nothing was changed.',
+      );
+    }
+  }
+
+  #nav(current: 'settings' | 'status'): AdminNavLink[] {
+    return [
+      { label: `${this.#plugin.getName()} settings`, href: this.getPath(), current: current === 'settings' },
+      { label: 'System status', href: ADMIN_STATUS_PATH, current: current === 'status' },
+    ];
+  }
+
+  #message(
+    request: Request,
+    status: number,
+    title: string,
+    text: string,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    return htmlResponse(request, renderMessageDocument(title, text, this.#nav('settings')), status, headers);
+  }
+
+  async #checkAccess(request: Request, context: AdminRequestContext): Promise<Response | null> {
+    if (context.user === null) {
+      return this.#message(
+        request,
+        401,
+        'Sign in required',
+        'Sign in with an account that may manage the shop to see this page.',
+      );
+    }
+    if (!context.user.capabilities.includes(context.managementCapability)) {
+      return this.#message(
+        request,
+        403,
+        'Access denied',
+        'Your account is not allowed to manage the shop settings.',
+      );
+    }
+    return null;
+  }
+
+  async #serveStatus(request: Request, context: AdminRequestContext): Promise<Response> {
+    const report = await context.getSystemStatus();
+    const html = renderAdminDocument({
+      title: 'System status',
+      heading: 'System status',
+      subtitle: 'What every plugin reports about itself. Secrets are masked.',
+      nav: this.#nav('status'),
+      bodyHtml: renderStatusBlocks(report, context.plugins, context.commercePrefix),
+    });
+    return htmlResponse(request, html, 200);
+  }
+
+  async #serveForm(request: Request, context: AdminRequestContext, url: URL): Promise<Response> {
+    const values = await this.#fields.readValues();
+    const csrfToken = await createCsrfToken(context.csrfSecret, context.user!.id);
+    const view: SettingsView = {
+      states: this.#fields.statesFor(values),
+      csrfToken,
+      action: url.pathname,
+      saved: url.searchParams.has(SAVED_FLAG),
+    };
+    return htmlResponse(request, this.#renderDocument(view), 200);
+  }
+
+  async #handlePost(request: Request, context: AdminRequestContext, url: URL): Promise<Response> {
+    const user = context.user!;
+    const body = await readFormBody(request, this.#maxBodyBytes);
+    if (!body.ok) {
+      const title =
+        body.status === 415
+          ? 'Unsupported form encoding'
+          : body.status === 413
+            ? 'Form too large'
+            : 'Unreadable form';
+      return this.#message(request, body.status, title, `${body.message} Nothing was saved.`);
+    }
+    const { form } = body;
+    if (!(await verifyCsrfToken(context.csrfSecret, user.id, form.get(CSRF_FIELD)))) {
+      return this.#message(
+        request,
+        403,
+        'Form not accepted',
+        'The form could not be verified: its security token is missing or does not match your account. Nothing was saved. Reload the settings page and try again.',
+      );
+    }
+    const csrfToken = await createCsrfToken(context.csrfSecret, user.id);
+    const current = await this.#fields.readValues();
+    const submission = this.#fields.readSubmission(form, current);
+    const view = { states: submission.states, csrfToken, action: url.pathname };
+    if (submission.errors.size > 0) {
+      return htmlResponse(request, this.#renderDocument({ ...view, errors: submission.errors }), 400);
+    }
+    const result = await saveSubmission(this.#fields.getSettingsHandler(), submission.outcomes);
+    if (result.ok) return seeOther(`${url.pathname}?${SAVED_FLAG}=true`);
+
+    const outcome = result.restored
+      ? 'Nothing was saved.'
+      : 'Some settings may have been saved before the failure and could not be put back: check them.';
+    const { error } = result;
+    if (error instanceof Framework_Plugin_Exception && error.code >= 400 && error.code < 500) {
+      const errors = new Map([[result.settingId, error.message]]);
+      const states = new Map(submission.states);
+      const state = states.get(result.settingId);
+      if (state) states.set(result.settingId, { ...state, error: error.message });
+      return htmlResponse(
+        request,
+        this.#renderDocument({ ...view, states, errors, problem: result.restored ? undefined : outcome }),
+        error.code,
+      );
+    }
+    const storeFailed = error instanceof OptionStoreError;
+    const problem = storeFailed
+      ? `The settings store is not answering. ${outcome} Try again in a moment.`
+      : `The settings could not be saved. ${outcome}`;
+    return htmlResponse(request, this.#renderDocument({ ...view, problem }), storeFailed ? 503 : 500);
+  }
+
+  #renderFormHtml(view: SettingsView): string {
+    const fields = this.#fields.getFields();
+    if (fields.length === 0) return '<div class="card"><p>This plugin has no settings.</p></div>';
+    return `<form class="settings-form" method="post" action="${escapeHtml(view.action)}" enctype="application/x-www-form-urlencoded" accept-charset="utf-8" aria-label="${escapeHtml(
+      `${this.#plugin.getName()} settings`,
+    )}">
+<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(view.csrfToken)}">
+<div class="card field-list">
+${this.#fields.renderFields(view.states)}
+</div>
+<div class="form-actions"><button type="submit" class="button-primary">Save changes</button></div>
+</form>`;
+  }
+
+  #renderDocument(view: SettingsView): string {
+    let notices = '';
+    if (view.saved) notices += '<div class="notice" role="status"><p>Settings saved</p></div>\n';
+    if (view.problem) {
+      notices += `<div class="notice notice-error" role="alert"><p>${escapeHtml(view.problem)}</p></div>\n`;
+    }
+    if (view.errors && view.errors.size > 0) notices += this.#renderErrorSummary(view.errors);
+    const name = this.#plugin.getName();
+    return renderAdminDocument({
+      title: `${name} settings`,
+      heading: name,
+      subtitle: 'Settings',
+      nav: this.#nav('settings'),
+      bodyHtml: `${notices}${this.#renderFormHtml(view)}`,
+    });
+  }
+
+  #renderErrorSummary(errors: ReadonlyMap<string, string>): string {
+    const fields = new Map(this.#fields.getFields().map((field) => [field.setting.getId(), field]));
+    const items = [...errors]
+      .map(([id, message]) => {
+        const field = fields.get(id);
+        if (!field) return `<li>${escapeHtml(message)}</li>`;
+        const grouped = field.widget.kind === 'radio' || field.widget.kind === 'checkbox-group';
+        const target = grouped ? `${field.elementId}-0` : field.elementId;
+        return `<li><a href="#${escapeHtml(target)}">${escapeHtml(field.label)}</a>: ${escapeHtml(message)}</li>`;
+      })
+      .join('');
+    const count = errors.size === 1 ? 'One field needs' : `${errors.size} fields need`;
+    return `<div class="notice notice-error error-summary" role="alert"><h2>The settings were not saved. ${count} attention:</h2><ul>${items}</ul></div>\n`;
+  }
+}

@@ -1,0 +1,122 @@
+import { MemoryOptionStore } from 'commerce-plugin-framework';
+import { createCsrfToken } from 'commerce-plugin-framework/admin';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN_BEARER,
+  ADMIN_SESSION,
+  acmeServer,
+  CUSTOMER_SESSION,
+  SESSION_COOKIE,
+} from './support/acme-server';
+import { CSRF_SECRET } from './support/acme-settings';
+
+const ORIGIN = 'http://shop.test';
+const SETTINGS_PAGE = `${ORIGIN}/admin/settings/acme`;
+const adminCookie = { cookie: `theme=dark; ${SESSION_COOKIE}=${ADMIN_SESSION}` };
+
+function post(body: URLSearchParams, headers: Record<string, string> = adminCookie): Request {
+  return new Request(SETTINGS_PAGE, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: body.toString(),
+  });
+}
+
+async function restSettings(server: ReturnType<typeof acmeServer>): Promise<Record<string, unknown>> {
+  const response = await server.fetch(
+    new Request(`${ORIGIN}/api/commerce/v3/acme/settings`, {
+      headers: { authorization: `Bearer ${ADMIN_BEARER}` },
+    }),
+  );
+  expect(response.status).toBe(200);
+  const list = (await response.json()) as { id: string; value: unknown }[];
+  return Object.fromEntries(list.map((setting) => [setting.id, setting.value]));
+}
+
+describe('admin pages through createRestServer', () => {
+  it('serves the settings page to a session cookie read by authenticate', async () => {
+    const server = acmeServer(new MemoryOptionStore());
+    const response = await server.fetch(new Request(SETTINGS_PAGE, { headers: adminCookie }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await response.text()).toContain('<h1>Acme Payments</h1>');
+  });
+
+  it('saves a valid post, redirects with 303, and REST reads the typed values', async () => {
+    const server = acmeServer(new MemoryOptionStore());
+    const form = new URLSearchParams({
+      _csrf: await createCsrfToken(CSRF_SECRET, 1),
+      framework_acme_enabled: 'yes',
+      framework_acme_max_retries: '8',
+      framework_acme_fee_percent: '0.75',
+      framework_acme_mode: 'live',
+      framework_acme_metadata: '{"a":[1,true]}',
+      framework_acme_allowed_ips: '1.1.1.1\r\n8.8.8.8',
+    });
+    form.append('framework_acme_countries', 'FR');
+    const response = await server.fetch(post(form));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/admin/settings/acme?settings-updated=true');
+    const page = await server.fetch(
+      new Request(`${SETTINGS_PAGE}?settings-updated=true`, { headers: adminCookie }),
+    );
+    expect(await page.text()).toContain('Settings saved');
+    expect(await restSettings(server)).toMatchObject({
+      enabled: true,
+      max_retries: 8,
+      fee_percent: 0.75,
+      mode: 'live',
+      metadata: { a: [1, true] },
+      allowed_ips: ['1.1.1.1', '8.8.8.8'],
+      countries: ['FR'],
+      card_types: [],
+    });
+  });
+
+  it('refuses invalid posts (400), forged posts (403) and strangers (401/403), changing nothing', async () => {
+    const server = acmeServer(new MemoryOptionStore());
+    const before = await restSettings(server);
+    const token = await createCsrfToken(CSRF_SECRET, 1);
+    const invalid = new URLSearchParams({
+      _csrf: token,
+      framework_acme_enabled: 'yes',
+      framework_acme_webhook_url: 'nope',
+    });
+    expect((await server.fetch(post(invalid))).status).toBe(400);
+    const forged = new URLSearchParams({ framework_acme_enabled: 'yes' });
+    expect((await server.fetch(post(forged))).status).toBe(403);
+    const customerToken = await createCsrfToken(CSRF_SECRET, 2);
+    const customer = { cookie: `${SESSION_COOKIE}=${CUSTOMER_SESSION}` };
+    expect((await server.fetch(post(new URLSearchParams({ _csrf: customerToken }), customer))).status).toBe(
+      403,
+    );
+    expect((await server.fetch(post(new URLSearchParams({ _csrf: token }), {}))).status).toBe(401);
+    expect((await server.fetch(new Request(SETTINGS_PAGE))).status).toBe(401);
+    expect(await restSettings(server)).toEqual(before);
+  });
+
+  it('serves the status screen with every plugin, settings or not', async () => {
+    const store = new MemoryOptionStore({
+      framework_acme_api_key: 'sk_live_hidden',
+      framework_acme_enabled: 'yes',
+    });
+    const server = acmeServer(store);
+    const response = await server.fetch(new Request(`${ORIGIN}/admin/status`, { headers: adminCookie }));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('>Acme Payments</h2>');
+    expect(html).toContain('>Bare Plugin</h2>');
+    expect(html).toContain('<span class="status-key">enabled:</span> Yes');
+    expect(html).toContain('<span class="status-key">api_key:</span> ********');
+    expect(html).not.toContain('sk_live_hidden');
+    expect((await server.fetch(new Request(`${ORIGIN}/admin/status`))).status).toBe(401);
+  });
+
+  it('answers 404 for admin paths no page serves', async () => {
+    const server = acmeServer(new MemoryOptionStore());
+    const response = await server.fetch(
+      new Request(`${ORIGIN}/admin/settings/bare`, { headers: adminCookie }),
+    );
+    expect(response.status).toBe(404);
+  });
+});
