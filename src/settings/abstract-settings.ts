@@ -1,5 +1,5 @@
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
-import type { OptionStoreOperation } from '../errors/option-store-error';
+import { OptionStoreError, type OptionStoreOperation } from '../errors/option-store-error';
 import type { OptionStore } from '../storage/option-store';
 import { Framework_Control } from './control';
 import { CONTROL_TYPES, type ControlType, isControlType } from './control-types';
@@ -7,7 +7,7 @@ import { deepFreeze } from './json-value';
 import { KeyedQueue } from './keyed-queue';
 import { Framework_Setting } from './setting';
 import { SETTING_TYPE_DEFINITIONS, SETTING_TYPES, type SettingType } from './setting-types';
-import { callStore, withStoreTimeout } from './store-calls';
+import { callStore, storeName, withStoreTimeout } from './store-calls';
 import { compileValueCodec, optionText } from './value-codec';
 
 /** Arguments of {@link Framework_Abstract_Settings.registerSetting}. */
@@ -117,6 +117,7 @@ export abstract class Framework_Abstract_Settings {
 
   /** The plugin id these settings belong to. */
   getId(): string {
+    this.#ensureRegistered();
     return this.#id;
   }
 
@@ -244,6 +245,7 @@ export abstract class Framework_Abstract_Settings {
 
   /** The storage key of a setting: `${optionPrefix}_${pluginId}_${settingId}`. */
   getOptionName(settingId: string): string {
+    this.#ensureRegistered();
     return `${this.#optionPrefix}_${this.#id}_${settingId}`;
   }
 
@@ -292,8 +294,10 @@ export abstract class Framework_Abstract_Settings {
   async getValue(id: string, withDefault = true): Promise<unknown> {
     const setting = this.#requireSetting(id);
     if (!setting.isFresh) {
+      // Read every setting that is not current in the same getMany: the first getValue of an
+      // instance loads it whole, and concurrent first reads share that one call.
       this.#startWatching();
-      await this.#readStale([setting]);
+      await this.#readStale([...this.#settings.values()]);
     }
     const value = setting.getValue();
     return value === null && withDefault ? setting.getDefault() : value;
@@ -417,10 +421,16 @@ export abstract class Framework_Abstract_Settings {
     if (this.#watchStarted) return;
     this.#watchStarted = true;
     if (typeof this.#store.watch !== 'function') return;
-    this.#unwatch = this.#store.watch(
-      (key) => this.#onRemoteChange(key),
-      () => this.#onResync(),
-    );
+    try {
+      this.#unwatch = this.#store.watch(
+        (key) => this.#onRemoteChange(key),
+        () => this.#onResync(),
+      );
+    } catch (error) {
+      // Tried again at the next read; this one reports the store's failure.
+      this.#watchStarted = false;
+      throw new OptionStoreError('watch', { cause: error, store: storeName(this.#store) });
+    }
   }
 
   #onRemoteChange(key: string): void {

@@ -2,9 +2,13 @@ import type { ControlType } from './control-types';
 
 /** The REST shape of a control: part of the Setting object. */
 export interface ControlObject {
+  /** One of the twelve control types. */
   type: string;
+  /** The label (the setting's name unless the control has its own). */
   name: string;
+  /** The help text (the setting's description unless the control has its own). */
   description: string;
+  /** Option labels keyed by the option's text; `{}` when the control offers no choices. */
   options: Record<string, string>;
 }
 

@@ -16,12 +16,19 @@ export type SettingType = (typeof SETTING_TYPES)[number];
  * `null`). Multi settings hold arrays of these.
  */
 export interface SettingValueTypes {
+  /** Well-formed Unicode text without NUL characters. */
   string: string;
+  /** An `http://` or `https://` URL with a host, kept exactly as given. */
   url: string;
+  /** An email address of 6 to 254 characters. */
   email: string;
+  /** A safe integer. */
   integer: number;
+  /** A finite number. */
   float: number;
+  /** `true` or `false`. */
   boolean: boolean;
+  /** Any JSON value but `null`, at most 64 levels deep. */
   object: JsonValue;
 }
 
@@ -109,10 +116,10 @@ function decodeNumber(text: string, truncate: boolean): unknown {
   return normaliseZero(truncate ? Math.trunc(n) : n);
 }
 
-/** Parses stored JSON text, or answers {@link UNREADABLE}. */
+/** Parses stored JSON text (`-0` read as `0`, as for numbers), or answers {@link UNREADABLE}. */
 export function decodeJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text, (_key, value: unknown) => (value === 0 ? 0 : value));
   } catch {
     return UNREADABLE;
   }

@@ -4,16 +4,23 @@ import type { ValueCodec } from './value-codec';
 
 /** The REST shape of a setting (CONTRACT §5): what `GET …/settings/{id}` answers. */
 export interface SettingObject {
+  /** The setting's id. */
   id: string;
+  /** One of the seven setting types. */
   type: string;
+  /** The label. */
   name: string;
+  /** The help text. */
   description: string;
+  /** Whether the value is an array of values of the type. */
   is_multi: boolean;
+  /** The allowed values; `[]` when any value of the type is allowed. */
   options: unknown[];
   /** `null` when the setting has no default. */
   default: unknown;
   /** The current value with the default applied; `null` when neither exists. */
   value: unknown;
+  /** The control that shows the setting, or `null`. */
   control: ControlObject | null;
 }
 

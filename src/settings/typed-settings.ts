@@ -9,9 +9,13 @@ export interface SettingDeclaration extends SettingArgs {
   readonly type: SettingType;
   /** The UI control, as `registerControl` takes it. */
   readonly control?: {
+    /** One of the twelve control types. */
     readonly type: ControlType;
+    /** The label; defaults to the setting's name. */
     readonly name?: string;
+    /** The help text; defaults to the setting's description. */
     readonly description?: string;
+    /** Option labels keyed by the option's text. */
     readonly options?: Record<string, string>;
   };
 }
@@ -21,6 +25,7 @@ export type SettingsDeclaration = Readonly<Record<string, SettingDeclaration>>;
 
 /** The type of one value of a declared setting: its options' literal types when it has options, else its type's. */
 export type DeclaredElement<D extends SettingDeclaration> = D extends {
+  /** The declared options. */
   readonly options: readonly (infer O)[];
 }
   ? [O] extends [never]
@@ -29,12 +34,16 @@ export type DeclaredElement<D extends SettingDeclaration> = D extends {
   : SettingValueTypes[D['type']];
 
 /** The type of a declared setting's value: an array of elements for `is_multi: true`. */
-export type DeclaredValue<D extends SettingDeclaration> = D extends { readonly is_multi: true }
+export type DeclaredValue<D extends SettingDeclaration> = D extends {
+  /** Declared multi-valued. */
+  readonly is_multi: true;
+}
   ? DeclaredElement<D>[]
   : DeclaredElement<D>;
 
 /** What `getValue(id)` resolves to: the value, or `null` when the setting has no default and nothing is stored. */
 export type DeclaredReadValue<D extends SettingDeclaration> = D extends {
+  /** A declared default. */
   readonly default: NonNullable<unknown>;
 }
   ? DeclaredValue<D>

@@ -47,7 +47,12 @@ export function compileValueCodec(
     const isObject = definition.type === 'object';
     const allowed = new Set(options.map((option) => (isObject ? stableStringify(option) : option)));
     const message = `must be one of: ${describeOptions(options)}`;
-    element = element.refine((value) => allowed.has(isObject ? stableStringify(value) : value), { message });
+    // Only values that passed the type check are compared: stringifying an invalid value
+    // (a cycle, a BigInt, deep nesting) would throw instead of answering "invalid".
+    element = element.refine((value) => allowed.has(isObject ? stableStringify(value) : value), {
+      message,
+      when: (payload) => payload.issues.length === 0,
+    });
   }
   const schema = isMulti
     ? z.array(element, {

@@ -72,9 +72,11 @@ export class MemoryOptionStore implements OptionStore {
 
   /** {@inheritDoc OptionStore.watch} */
   watch(onChange: (key: string) => void): () => void {
-    this.#watchers.add(onChange);
+    // One entry per subscription, so that the same callback subscribed twice is two subscriptions.
+    const subscription = (key: string) => onChange(key);
+    this.#watchers.add(subscription);
     return () => {
-      this.#watchers.delete(onChange);
+      this.#watchers.delete(subscription);
     };
   }
 
@@ -87,7 +89,14 @@ export class MemoryOptionStore implements OptionStore {
   #notifyOthers(key: string): void {
     for (const instance of this.#data.instances) {
       if (instance === this) continue;
-      for (const watcher of instance.#watchers) queueMicrotask(() => watcher(key));
+      const watchers = instance.#watchers;
+      // Delivered asynchronously, like a real change feed; a watcher that unsubscribed in
+      // the meantime is not called any more.
+      for (const watcher of watchers) {
+        queueMicrotask(() => {
+          if (watchers.has(watcher)) watcher(key);
+        });
+      }
     }
   }
 }

@@ -1,0 +1,300 @@
+/**
+ * The package as users install it: builds it once (into a temporary folder laid out like an
+ * installed dependency), then checks the build, `package.json` and the README example.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import * as root from 'commerce-plugin-framework';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryPoints } from '../../entries.config.ts';
+
+const run = promisify(execFile);
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
+
+interface PackageJson {
+  name: string;
+  type: string;
+  license?: string;
+  sideEffects?: boolean;
+  engines?: { node?: string };
+  files?: string[];
+  main?: string;
+  module?: string;
+  types?: string;
+  exports: Record<string, unknown>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as PackageJson;
+
+/** A temporary folder, inside the project's node_modules so that the build finds zod and co. like an install would. */
+let sandbox: string;
+/** The package as installed in the sandbox: `<sandbox>/node_modules/commerce-plugin-framework`. */
+let installed: string;
+/** The build output: `<installed>/dist`. */
+let dist: string;
+
+beforeAll(async () => {
+  const cache = join(projectRoot, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true });
+  sandbox = await mkdtemp(join(cache, 'package-test-'));
+  installed = join(sandbox, 'node_modules', manifest.name);
+  dist = join(installed, 'dist');
+  await mkdir(installed, { recursive: true });
+  await writeFile(join(installed, 'package.json'), JSON.stringify(manifest, null, 2));
+  // A build of our own, so that test files running in parallel never see a half-written dist/.
+  await run(bin('tsup'), ['--out-dir', dist], { cwd: projectRoot, timeout: 170_000 });
+}, 180_000);
+
+afterAll(async () => {
+  if (sandbox) await rm(sandbox, { recursive: true, force: true });
+});
+
+/** The module specifiers a built file imports or requires. */
+function specifiersOf(code: string): string[] {
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1]!));
+}
+
+/** A built file and every chunk it loads, transitively: path → code. */
+async function withChunks(entry: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (files.has(file)) continue;
+    const code = await readFile(file, 'utf8');
+    files.set(file, code);
+    for (const specifier of specifiersOf(code)) {
+      if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier));
+    }
+  }
+  return files;
+}
+
+const builtins = new Set(builtinModules.flatMap((name) => [name, name.split('/')[0]!]));
+
+describe.each(['index.js', 'index.cjs'])('the root entry %s', (file) => {
+  it('loads no node: module and no Node built-in, in any chunk it imports', async () => {
+    const files = await withChunks(join(dist, file));
+    expect(files.size).toBeGreaterThan(0);
+    for (const [path, code] of files) {
+      const specifiers = specifiersOf(code);
+      const offending = specifiers.filter(
+        (specifier) => specifier.startsWith('node:') || builtins.has(specifier),
+      );
+      expect(offending, path).toEqual([]);
+      expect(code, path).not.toMatch(/['"]node:[a-z_/]+['"]/);
+    }
+  });
+
+  it('imports zod and fast-json-stable-stringify instead of inlining them', async () => {
+    const files = await withChunks(join(dist, file));
+    const specifiers = [...files.values()].flatMap(specifiersOf);
+    expect(specifiers).toContain('zod');
+    expect(specifiers).toContain('fast-json-stable-stringify');
+    const code = [...files.values()].join('\n');
+    expect(code).not.toContain('$ZodError'); // zod's own source
+    expect(code).not.toContain('Converting circular structure to JSON'); // fast-json-stable-stringify's
+    const bytes = [...files.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    expect(bytes).toBeLessThan(300_000);
+  });
+});
+
+describe('package.json', () => {
+  it('is named, typed as ESM, and points main/module/types at the build', async () => {
+    expect(manifest.name).toBe('commerce-plugin-framework');
+    expect(manifest.type).toBe('module');
+    for (const target of [manifest.main, manifest.module, manifest.types]) {
+      expect(target).toMatch(/^\.\/dist\//);
+      expect(existsSync(join(installed, target!)), target).toBe(true);
+    }
+  });
+
+  it('has an exports entry with types for ESM and CommonJS for every subpath of entries.config.ts', async () => {
+    for (const subpath of Object.keys(entryPoints)) {
+      const key = subpath === '.' ? '.' : `./${subpath}`;
+      const entry = manifest.exports[key] as Record<string, Record<string, string>> | undefined;
+      expect(entry, key).toBeDefined();
+      for (const condition of ['import', 'require'] as const) {
+        expect(Object.keys(entry![condition]!), `${key} ${condition}`).toEqual(['types', 'default']);
+        expect(entry![condition]!.types).toMatch(condition === 'import' ? /\.d\.ts$/ : /\.d\.cts$/);
+        expect(entry![condition]!.default).toMatch(condition === 'import' ? /\.js$/ : /\.cjs$/);
+      }
+    }
+    expect(manifest.exports['./package.json']).toBe('./package.json');
+  });
+
+  it('every exports target exists after the build, for the entries whose source exists', async () => {
+    const built = Object.entries(entryPoints).filter(([, source]) => existsSync(join(projectRoot, source)));
+    expect(built.map(([subpath]) => subpath)).toContain('.');
+    for (const [subpath] of built) {
+      const entry = manifest.exports[subpath === '.' ? '.' : `./${subpath}`] as Record<
+        string,
+        Record<string, string>
+      >;
+      for (const condition of Object.values(entry)) {
+        for (const target of Object.values(condition)) {
+          expect(existsSync(join(installed, target)), `${subpath}: ${target}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('declares no side effects, Node >= 20, a license and the files users need', async () => {
+    expect(manifest.sideEffects).toBe(false);
+    expect(manifest.engines?.node).toBe('>=20');
+    expect(manifest.license).toBe('MIT');
+    expect(existsSync(join(projectRoot, 'LICENSE'))).toBe(true);
+    expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'LICENSE']));
+    for (const entry of manifest.files!)
+      expect(entry).not.toMatch(/^(src|test|examples|docs|node_modules)\b/);
+  });
+
+  it('lists optional peers only as optional peerDependencies, and zod and the stable stringify as dependencies', () => {
+    const peers = Object.keys(manifest.peerDependencies ?? {});
+    expect(peers.length).toBeGreaterThan(0);
+    for (const peer of peers) {
+      expect(manifest.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
+      expect(manifest.dependencies?.[peer], peer).toBeUndefined();
+    }
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(['fast-json-stable-stringify', 'zod']);
+  });
+});
+
+describe('the built package, used from outside', () => {
+  it('shares error classes between its ESM and CommonJS builds (one install, two copies)', async () => {
+    const esm = (await import(pathToFileURL(join(dist, 'index.js')).href)) as typeof root;
+    const cjs = createRequire(join(sandbox, 'consumer.cjs'))(manifest.name) as typeof root;
+    expect(cjs.Framework_Plugin_Exception).not.toBe(esm.Framework_Plugin_Exception);
+    for (const [from, to] of [
+      [esm, cjs],
+      [cjs, esm],
+      [cjs, root],
+      [root, cjs],
+    ] as const) {
+      expect(new from.Framework_Plugin_Exception('x', 400)).toBeInstanceOf(to.Framework_Plugin_Exception);
+      expect(new from.OptionStoreError('set')).toBeInstanceOf(to.OptionStoreError);
+      expect(new from.OptionStoreError('set')).not.toBeInstanceOf(to.Framework_Plugin_Exception);
+    }
+    // An error the other build's settings layer raises on purpose.
+    class Settings extends cjs.Framework_Abstract_Settings {
+      protected registerSettings(): void {
+        this.registerSetting('mode', 'string', { options: ['live', 'test'] });
+      }
+    }
+    const settings = new Settings('acme', new cjs.MemoryOptionStore());
+    const error = await settings.updateValue('mode', 'demo').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(root.Framework_Plugin_Exception);
+    expect(error).toBeInstanceOf(esm.Framework_Plugin_Exception);
+    // Subclasses still use the prototype chain.
+    class Own extends esm.Framework_Plugin_Exception {}
+    expect(new cjs.Framework_Plugin_Exception('x')).not.toBeInstanceOf(Own);
+    expect(new Own('x')).toBeInstanceOf(cjs.Framework_Plugin_Exception);
+  });
+
+  it('loads under plain Node through the exports map, with require and with import', async () => {
+    const script = [
+      "const cjs = require('commerce-plugin-framework');",
+      "import('commerce-plugin-framework').then((esm) => {",
+      '  const store = new cjs.MemoryOptionStore();',
+      '  console.log(typeof cjs.Framework_Abstract_Settings, typeof esm.Framework_Abstract_Settings,',
+      "    new esm.Framework_Plugin_Exception('x') instanceof cjs.Framework_Plugin_Exception, typeof store.watch);",
+      '});',
+    ].join('\n');
+    await writeFile(join(sandbox, 'both.cjs'), script);
+    const { stdout } = await run(process.execPath, ['both.cjs'], { cwd: sandbox, timeout: 30_000 });
+    expect(stdout.trim()).toBe('function function true function');
+  });
+
+  it('type-checks a consumer through the exports map, in ESM and CommonJS', async () => {
+    await writeFile(
+      join(sandbox, 'consumer.mts'),
+      [
+        "import { Framework_Abstract_Settings, MemoryOptionStore, type SettingObject } from 'commerce-plugin-framework';",
+        'class S extends Framework_Abstract_Settings { protected registerSettings(): void {} }',
+        "const object: SettingObject | undefined = new S('acme', new MemoryOptionStore()).getSetting('x')?.toJSON();",
+        'export { object };',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(sandbox, 'consumer.cts'),
+      [
+        "import cpf = require('commerce-plugin-framework');",
+        "const error: cpf.Framework_Plugin_Exception = new cpf.Framework_Plugin_Exception('x', 400);",
+        'export = error.code;',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(sandbox, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          strict: true,
+          noEmit: true,
+          types: [],
+          skipLibCheck: false,
+        },
+        files: ['consumer.mts', 'consumer.cts'],
+      }),
+    );
+    const result = await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: sandbox, timeout: 120_000 }).catch(
+      (error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout}${error.stderr}` }),
+    );
+    expect(result.stdout).toBe('');
+  }, 120_000);
+
+  it('runs the README’s first example as written', async () => {
+    const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
+    const section = readme.split(/^## A first settings class\s*$/m)[1];
+    expect(section, 'README.md has a "## A first settings class" section').toBeDefined();
+    const example = /```ts\n([\s\S]*?)```/.exec(section!)?.[1];
+    expect(example, 'the section has a ```ts block').toBeDefined();
+    expect(example).toContain("from 'commerce-plugin-framework'");
+    const javascript = ts.transpileModule(example!, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    await writeFile(join(sandbox, 'readme-example.mjs'), javascript);
+    const { stdout, stderr } = await run(process.execPath, ['readme-example.mjs'], {
+      cwd: sandbox,
+      timeout: 30_000,
+    });
+    expect(stderr).toBe('');
+    expect(stdout.trim().split('\n')).toEqual(['true', 'test']);
+  });
+
+  it('ships source maps and declarations next to the code', async () => {
+    for (const file of ['index.js.map', 'index.cjs.map', 'index.d.ts', 'index.d.cts']) {
+      expect((await stat(join(dist, file))).size, file).toBeGreaterThan(0);
+    }
+    const declarations = await readFile(join(dist, 'index.d.ts'), 'utf8');
+    for (const name of [
+      'Framework_Plugin_Exception',
+      'OptionStoreError',
+      'OptionStore',
+      'MemoryOptionStore',
+      'Framework_Setting',
+      'Framework_Control',
+      'Framework_Abstract_Settings',
+    ]) {
+      expect(declarations).toContain(name);
+    }
+  });
+});
