@@ -1,0 +1,15 @@
+/**
+ * `commerce-plugin-framework/stores/redis`: the Redis option store, for an ioredis client.
+ * `ioredis` is an optional peer dependency; this entry does not import it.
+ *
+ * @packageDocumentation
+ */
+
+export { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
+export type { OptionStore } from '../option-store';
+export type { RedisCommandClient, RedisSubscriber } from './redis-client';
+export {
+  DEFAULT_REDIS_KEY_PREFIX,
+  RedisOptionStore,
+  type RedisOptionStoreOptions,
+} from './redis-option-store';

@@ -1,0 +1,63 @@
+/** One subscriber of a store's `watch`. */
+interface Watcher {
+  readonly onChange: (key: string) => void;
+  readonly onResync: (() => void) | undefined;
+}
+
+/**
+ * The subscribers of a store's `watch`, with the calls that fan a change or a resync out to
+ * them. A subscriber that throws does not stop the others; its error goes to `onError`.
+ */
+export class ChangeWatchers {
+  readonly #watchers = new Set<Watcher>();
+  readonly #onError: (error: unknown) => void;
+
+  /** @param onError - receives what a subscriber threw */
+  constructor(onError: (error: unknown) => void) {
+    this.#onError = onError;
+  }
+
+  /** How many subscribers there are. */
+  get size(): number {
+    return this.#watchers.size;
+  }
+
+  /**
+   * Adds a subscriber; returns the function that removes it, which answers true when that
+   * removal left no subscriber (so the store can end its change feed).
+   */
+  add(onChange: (key: string) => void, onResync?: () => void): () => boolean {
+    const watcher: Watcher = { onChange, onResync };
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher) && this.#watchers.size === 0;
+  }
+
+  /** Removes every subscriber. */
+  clear(): void {
+    this.#watchers.clear();
+  }
+
+  /** Tells every subscriber that `key` changed. */
+  reportChange(key: string): void {
+    for (const watcher of [...this.#watchers]) this.#call(() => watcher.onChange(key));
+  }
+
+  /**
+   * Tells every subscriber that changes may have been missed. A subscriber without an
+   * `onResync` callback cannot re-read everything, and is told nothing.
+   */
+  reportResync(): void {
+    for (const watcher of [...this.#watchers]) {
+      const { onResync } = watcher;
+      if (onResync) this.#call(onResync);
+    }
+  }
+
+  #call(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+}

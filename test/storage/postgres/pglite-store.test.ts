@@ -1,0 +1,263 @@
+import { PGlite } from '@electric-sql/pglite';
+import { OptionStoreError } from 'commerce-plugin-framework';
+import { PostgresOptionStore, type PostgresQueryable } from 'commerce-plugin-framework/stores/postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../../src/testing/wait-until';
+
+const database = new PGlite();
+afterAll(() => database.close());
+
+let tableNumber = 0;
+/** A fresh table name for one test. */
+const freshTable = () => `pglite_store_${++tableNumber}`;
+
+/** A queryable that counts the statements it forwards to the real database (no listen: no change feed). */
+function countingClient(): { client: PostgresQueryable; statements: string[] } {
+  const statements: string[] = [];
+  return {
+    statements,
+    client: {
+      query: (text, params) => {
+        statements.push(text);
+        return database.query(text, params);
+      },
+    },
+  };
+}
+
+async function tableExists(name: string): Promise<boolean> {
+  const { rows } = await database.query<{ present: boolean }>(
+    'SELECT to_regclass($1) IS NOT NULL AS present',
+    [name],
+  );
+  return rows[0]!.present;
+}
+
+describe('PostgresOptionStore: table', () => {
+  it('rejects table names that are not identifiers, before any query', () => {
+    for (const table of [
+      '',
+      'opt-ions',
+      '1options',
+      'a.b.c',
+      'x"; DROP TABLE y; --',
+      'sp ace',
+      '.x',
+      'x.',
+      'a'.repeat(64),
+    ]) {
+      expect(() => new PostgresOptionStore({ client: database, table }), table).toThrow(TypeError);
+    }
+    expect(() => new PostgresOptionStore({ client: database, table: 'a'.repeat(63) })).not.toThrow();
+    expect(() => new PostgresOptionStore({ client: database, table: 'shop.Options_$1' })).not.toThrow();
+  });
+
+  it('rejects a client without query', () => {
+    expect(() => new PostgresOptionStore({ client: {} as PostgresQueryable })).toThrow(TypeError);
+  });
+
+  it('creates the table on first use with the documented columns', async () => {
+    const table = freshTable();
+    const store = new PostgresOptionStore({ client: database, table });
+    expect(await tableExists(table)).toBe(false);
+    await store.get('anything');
+    const { rows } = await database.query<{ column_name: string; data_type: string; is_nullable: string }>(
+      'SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
+      [table],
+    );
+    expect(rows).toEqual([
+      { column_name: 'key', data_type: 'text', is_nullable: 'NO' },
+      { column_name: 'value', data_type: 'text', is_nullable: 'NO' },
+      { column_name: 'updated_at', data_type: 'timestamp with time zone', is_nullable: 'NO' },
+    ]);
+    // A second instance on the existing table does not try to create it again.
+    const { client, statements } = countingClient();
+    await new PostgresOptionStore({ client, table }).get('x');
+    expect(statements.some((text) => text.startsWith('CREATE'))).toBe(false);
+    await store.close();
+  });
+
+  it('defaults to the table "options"', async () => {
+    const store = new PostgresOptionStore({ client: database });
+    expect(store.table).toBe('options');
+    // The channel is a wire name: every version of the package must derive the same one.
+    expect(store.channel).toBe('cpf_options_ef286ca5');
+    expect(new PostgresOptionStore({ client: database, table: 'Shop.Options' }).channel).toMatch(
+      /^cpf_shop_options_[0-9a-f]{8}$/,
+    );
+    await store.set('default-table', 'yes');
+    const { rows } = await database.query('SELECT value FROM options WHERE key = $1', ['default-table']);
+    expect(rows).toEqual([{ value: 'yes' }]);
+    await store.delete('default-table');
+  });
+
+  it('quotes the name: mixed case and schema-qualified names are used exactly as written', async () => {
+    await database.query('CREATE SCHEMA IF NOT EXISTS shop');
+    const upper = new PostgresOptionStore({ client: database, table: 'Options_Mixed' });
+    const lower = new PostgresOptionStore({ client: database, table: 'options_mixed' });
+    const qualified = new PostgresOptionStore({ client: database, table: 'shop.options' });
+    await upper.set('k', 'upper');
+    await lower.set('k', 'lower');
+    await qualified.set('k', 'qualified');
+    expect(await tableExists('"Options_Mixed"')).toBe(true);
+    expect(await tableExists('options_mixed')).toBe(true);
+    expect(await tableExists('shop.options')).toBe(true);
+    expect(await upper.get('k')).toBe('upper');
+    expect(await lower.get('k')).toBe('lower');
+    expect(await qualified.get('k')).toBe('qualified');
+    expect(upper.channel).not.toBe(lower.channel);
+  });
+
+  it('reports a failed table creation as an OptionStoreError and tries again on the next call', async () => {
+    const store = new PostgresOptionStore({ client: database, table: 'missing_schema.options' });
+    const error = await store.get('k').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OptionStoreError);
+    expect(error).toMatchObject({ store: 'PostgresOptionStore', operation: 'get', timedOut: false });
+    expect((error as Error).message).toMatch(/^PostgresOptionStore\.get failed: /);
+    expect((error as Error).cause).toMatchObject({ code: '3F000' }); // invalid_schema_name
+    await database.query('CREATE SCHEMA missing_schema');
+    await store.set('k', 'now it exists');
+    expect(await store.get('k')).toBe('now it exists');
+  });
+});
+
+describe('PostgresOptionStore: queries', () => {
+  it('getMany is one query, and no query at all for an empty list', async () => {
+    const table = freshTable();
+    const { client, statements } = countingClient();
+    const store = new PostgresOptionStore({ client, table });
+    await store.set('a', '1'); // creates the table
+    statements.length = 0;
+    const keys = Array.from({ length: 500 }, (_, index) => `k${index}`);
+    expect((await store.getMany(['a', ...keys])).size).toBe(1);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/= ANY\(\$1/);
+    statements.length = 0;
+    expect(await store.getMany([])).toEqual(new Map());
+    expect(statements).toHaveLength(0);
+  });
+
+  it('a set and a delete are one statement each: the row change and its notification together', async () => {
+    const { client, statements } = countingClient();
+    const store = new PostgresOptionStore({ client, table: freshTable() });
+    await store.get('warm-up');
+    statements.length = 0;
+    await store.set('k', 'v');
+    expect(await store.delete('k')).toBe(true);
+    expect(await store.delete('k')).toBe(false);
+    expect(statements).toHaveLength(3);
+    expect(statements[0]).toMatch(/^WITH written AS \(INSERT .* ON CONFLICT \(key\) DO UPDATE .*pg_notify/);
+    expect(statements[1]).toMatch(/^WITH removed AS \(DELETE .*pg_notify/);
+    for (const text of statements) expect(text).not.toContain("'k'");
+  });
+
+  it('a value PostgreSQL cannot hold rejects with OptionStoreError and writes nothing', async () => {
+    const store = new PostgresOptionStore({ client: database, table: freshTable() });
+    await store.set('k', 'before');
+    const error = await store.set('k', 'nul \u0000 inside').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OptionStoreError);
+    expect(error).toMatchObject({ operation: 'set', store: 'PostgresOptionStore' });
+    expect(await store.get('k')).toBe('before');
+  });
+});
+
+describe('PostgresOptionStore: watch on PGlite', () => {
+  it('asks subscribers to re-read once LISTEN is in place', async () => {
+    const store = new PostgresOptionStore({ client: database, table: freshTable() });
+    let resyncs = 0;
+    const unsubscribe = store.watch(
+      () => {},
+      () => resyncs++,
+    );
+    expect(await waitUntil(() => resyncs === 1, 5_000)).toBe(true);
+    unsubscribe();
+    await store.close();
+  });
+
+  it('a key too long for a NOTIFY payload is written, and reported as a resync', async () => {
+    const table = freshTable();
+    const watcher = new PostgresOptionStore({ client: database, table });
+    const writer = new PostgresOptionStore({ client: database, table });
+    const changes: string[] = [];
+    let resyncs = 0;
+    watcher.watch(
+      (key) => changes.push(key),
+      () => resyncs++,
+    );
+    expect(await waitUntil(() => resyncs === 1, 5_000)).toBe(true);
+    const longKey = `long-${'\u{1f600}'.repeat(2_000)}`; // 8 005 bytes in UTF-8
+    await writer.set(longKey, 'long');
+    expect(await writer.get(longKey)).toBe('long');
+    expect(await waitUntil(() => resyncs === 2, 5_000)).toBe(true);
+    await writer.set('short', 'x');
+    expect(await waitUntil(() => changes.includes('short'), 5_000)).toBe(true);
+    expect(changes).toEqual(['short']);
+    await watcher.close();
+    await writer.close();
+  });
+
+  it('any other notification on the channel (an operator after a manual edit) is a resync', async () => {
+    const store = new PostgresOptionStore({ client: database, table: freshTable() });
+    let resyncs = 0;
+    store.watch(
+      () => {},
+      () => resyncs++,
+    );
+    expect(await waitUntil(() => resyncs === 1, 5_000)).toBe(true);
+    await database.query('SELECT pg_notify($1, $2)', [store.channel, '']);
+    expect(await waitUntil(() => resyncs === 2, 5_000)).toBe(true);
+    await store.close();
+  });
+
+  it('a subscriber that throws does not stop the others, and its error goes to onWatchError', async () => {
+    const table = freshTable();
+    const errors: OptionStoreError[] = [];
+    const watcher = new PostgresOptionStore({ client: database, table, onWatchError: (e) => errors.push(e) });
+    const writer = new PostgresOptionStore({ client: database, table });
+    const seen: string[] = [];
+    watcher.watch(() => {
+      throw new Error('subscriber bug');
+    });
+    let resyncs = 0;
+    watcher.watch(
+      (key) => seen.push(key),
+      () => resyncs++,
+    );
+    expect(await waitUntil(() => resyncs === 1, 5_000)).toBe(true);
+    await writer.set('k', 'v');
+    expect(await waitUntil(() => seen.includes('k'), 5_000)).toBe(true);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]).toBeInstanceOf(OptionStoreError);
+    expect(errors[0]!.message).toContain('subscriber bug');
+    await watcher.close();
+  });
+
+  it('a client that only answers query has no change feed, and watch is harmless', async () => {
+    const { client } = countingClient();
+    const store = new PostgresOptionStore({ client, table: freshTable() });
+    const unsubscribe = store.watch(() => {});
+    unsubscribe();
+    await store.set('k', 'v');
+    expect(await store.get('k')).toBe('v');
+  });
+});
+
+describe('PostgresOptionStore: close', () => {
+  it('leaves the caller-owned PGlite open, and rejects later operations', async () => {
+    const store = new PostgresOptionStore({ client: database, table: freshTable() });
+    const unsubscribe = store.watch(() => {});
+    await store.set('k', 'v');
+    await store.close();
+    await store.close(); // a second close is harmless
+    unsubscribe();
+    expect(database.closed).toBe(false);
+    expect((await database.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    for (const operation of [store.get('k'), store.getMany(['k']), store.set('k', 'w'), store.delete('k')]) {
+      const error = await operation.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OptionStoreError);
+      expect((error as Error).message).toContain('closed');
+    }
+    expect(store.watch(() => {})).toBeTypeOf('function');
+    expect(await new PostgresOptionStore({ client: database, table: store.table }).get('k')).toBe('v');
+  });
+});

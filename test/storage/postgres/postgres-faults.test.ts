@@ -1,0 +1,196 @@
+import { OptionStoreError } from 'commerce-plugin-framework';
+import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithService } from '../../support/services';
+import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
+
+describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', (url) => {
+  const suffix = uniqueSuffix();
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', () => {});
+  /** Holds locks in a transaction. */
+  const admin = new pg.Client({ connectionString: url });
+  /** Kills backends, outside any transaction. */
+  const killer = new pg.Client({ connectionString: url });
+  const tables: string[] = [];
+  const freshTable = () => {
+    const table = `cpf_faults_${suffix}_${tables.length}`;
+    tables.push(table);
+    return table;
+  };
+  const listenerPids = async (channel: string): Promise<number[]> => {
+    const { rows } = await killer.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1',
+      [`LISTEN "${channel}"`],
+    );
+    return rows.map((row) => row.pid);
+  };
+  /** Terminates a backend and waits (up to 5 s) until it is gone. */
+  const terminate = async (pid: number) => {
+    await killer.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
+  };
+
+  beforeAll(async () => {
+    await admin.connect();
+    await killer.connect();
+  });
+  afterAll(async () => {
+    await admin.query('ROLLBACK').catch(() => undefined);
+    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+    await admin.end();
+    await killer.end();
+    await pool.end();
+  });
+
+  it('a write whose connection is killed mid-flight rejects with OptionStoreError and changes nothing', async () => {
+    const table = freshTable();
+    const store = new PostgresOptionStore({ client: pool, table });
+    await store.set('k', 'before');
+    await admin.query('BEGIN');
+    await admin.query(`LOCK TABLE "${table}" IN ACCESS EXCLUSIVE MODE`);
+    const write = store.set('k', 'in flight').catch((caught: unknown) => caught);
+    let pid: number | undefined;
+    expect(
+      await eventually(async () => {
+        const { rows } = await killer.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND starts_with(query, $1)",
+          [`WITH written AS (INSERT INTO "${table}"`],
+        );
+        pid = rows[0]?.pid;
+        return pid !== undefined;
+      }),
+    ).toBe(true);
+    await terminate(pid!);
+    const error = await write;
+    await admin.query('ROLLBACK');
+    expect(error).toBeInstanceOf(OptionStoreError);
+    expect(error).toMatchObject({ store: 'PostgresOptionStore', operation: 'set', timedOut: false });
+    expect(((error as Error).cause as Error).message).toMatch(/terminat/i);
+    // The store goes on: the pool replaced the dead connection.
+    await store.set('after', 'ok');
+    const fresh = new PostgresOptionStore({ client: pool, table });
+    expect(await fresh.getMany(['k', 'after'])).toEqual(
+      new Map([
+        ['k', 'before'],
+        ['after', 'ok'],
+      ]),
+    );
+  });
+
+  it('a lost LISTEN connection is reopened, reported, and followed by a resync', async () => {
+    const table = freshTable();
+    const errors: OptionStoreError[] = [];
+    const watcher = new PostgresOptionStore({
+      client: pool,
+      table,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+      onWatchError: (error) => errors.push(error),
+    });
+    const writer = new PostgresOptionStore({ client: pool, table });
+    const seen: string[] = [];
+    let resyncs = 0;
+    watcher.watch(
+      (key) => seen.push(key),
+      () => resyncs++,
+    );
+    expect(await eventually(() => resyncs === 1)).toBe(true);
+    const [before] = await listenerPids(watcher.channel);
+    await terminate(before!);
+    await writer.set('during-the-gap', 'x');
+    expect(await eventually(() => resyncs === 2)).toBe(true);
+    const after = await listenerPids(watcher.channel);
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before);
+    expect(errors[0]).toBeInstanceOf(OptionStoreError);
+    expect(errors[0]).toMatchObject({ operation: 'watch', store: 'PostgresOptionStore' });
+    await writer.set('after-the-gap', 'y');
+    expect(await eventually(() => seen.includes('after-the-gap'))).toBe(true);
+    await watcher.close();
+    expect(await eventually(async () => (await listenerPids(watcher.channel)).length === 0)).toBe(true);
+  });
+
+  it('a settings instance whose LISTEN connection died still sees a change made meanwhile, without load()', async () => {
+    const table = freshTable();
+    // The writer is a bare store: it does not watch, so the reader's is the only LISTEN connection.
+    const writer = new PostgresOptionStore({ client: pool, table });
+    // The first retry comes after 0.6 to 1.2 s: long enough for the write below to land in the gap.
+    const readerStore = new PostgresOptionStore({
+      client: pool,
+      table,
+      reconnect: { initialDelayMs: 1_200 },
+    });
+    const reader = new ShopSettings('shop', readerStore);
+    await reader.load();
+    await writer.get('warm-up');
+    expect(reader.getSetting('mode')!.getValue()).toBeNull();
+    expect(await eventually(async () => (await listenerPids(readerStore.channel)).length === 1)).toBe(true);
+    const [pid] = await listenerPids(readerStore.channel);
+    await terminate(pid!);
+    await writer.set(reader.getOptionName('mode'), 'live');
+    // The NOTIFY of that write found nobody listening for the reader: only the resync can tell it.
+    expect(await listenerPids(readerStore.channel)).toEqual([]);
+    expect(await eventually(() => reader.getSetting('mode')!.getValue() === 'live')).toBe(true);
+    reader.dispose();
+    await readerStore.close();
+  });
+
+  it('no acknowledged write is lost while connections are killed during a run of writes', async () => {
+    const table = freshTable();
+    const applicationName = `cpf_chaos_${suffix}`;
+    const chaosPool = new pg.Pool({ connectionString: url, max: 3, application_name: applicationName });
+    chaosPool.on('error', () => {});
+    try {
+      const store = new PostgresOptionStore({ client: chaosPool, table });
+      await store.get('warm-up');
+      const outcomes: Array<{ key: string; value: string; acknowledged: boolean }> = [];
+      const writes = (async () => {
+        for (let index = 0; index < 120; index++) {
+          const key = `k${index}`;
+          const value = `v${index}`;
+          const acknowledged = await store.set(key, value).then(
+            () => true,
+            (error: unknown) => {
+              expect(error).toBeInstanceOf(OptionStoreError);
+              return false;
+            },
+          );
+          outcomes.push({ key, value, acknowledged });
+        }
+      })();
+      let killed = 0;
+      const kills = (async () => {
+        for (let round = 0; round < 5; round++) {
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          const { rows } = await killer.query<{ done: boolean }>(
+            'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1',
+            [applicationName],
+          );
+          killed += rows.filter((row) => row.done).length;
+        }
+      })();
+      await Promise.all([writes, kills]);
+      expect(killed).toBeGreaterThan(0);
+      // The store recovers: once the pool has dropped the dead connections, writes succeed again.
+      expect(
+        await eventually(() =>
+          store.set('final', 'ok').then(
+            () => true,
+            () => false,
+          ),
+        ),
+      ).toBe(true);
+      const found = await new PostgresOptionStore({ client: pool, table }).getMany([
+        ...outcomes.map((outcome) => outcome.key),
+        'final',
+      ]);
+      expect(found.get('final')).toBe('ok');
+      for (const { key, value, acknowledged } of outcomes) {
+        if (acknowledged) expect(found.get(key), key).toBe(value);
+        else expect([undefined, value], key).toContain(found.get(key));
+      }
+    } finally {
+      await chaosPool.end();
+    }
+  });
+});

@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+interface JsonReport {
+  testResults: Array<{
+    assertionResults: Array<{ ancestorTitles: string[]; title: string; status: string }>;
+  }>;
+}
+
+/** Which test of the suite each broken store must fail (and it may fail others too). */
+const expectedFailures: Record<string, string> = {
+  like: 'no LIKE or glob matching: wildcards in a key match only themselves',
+  'self-reporting': "watch does not report the instance's own writes",
+  'empty-is-absent': 'the empty string is a stored value, distinct from absent',
+  trimming: 'values come back byte for byte',
+  'always-deleted': 'delete answers true when it removed a value, false when there was none',
+  normalising: 'unicode is kept exactly: astral characters, combining marks, no normalisation',
+  'closing-shared': 'instances are independent: closing one leaves another working',
+  deaf: "watch reports another instance's sets and deletes",
+};
+
+it('the conformance suite fails stores that break its rules, and passes a correct one', async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'cpf-suite-'));
+  const outputFile = join(directory, 'report.json');
+  try {
+    await new Promise<void>((resolve) => {
+      execFile(
+        process.execPath,
+        [
+          join(repositoryRoot, 'node_modules/vitest/vitest.mjs'),
+          'run',
+          '--config',
+          'test/testing/fixtures/vitest.fixture.config.ts',
+          '--reporter=json',
+          `--outputFile=${outputFile}`,
+        ],
+        { cwd: repositoryRoot, timeout: 60_000, env: { ...process.env, CI: '' } },
+        () => resolve(), // it exits non-zero: most suites in it fail on purpose
+      );
+    });
+    const report = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
+    const results = report.testResults.flatMap((file) => file.assertionResults);
+    const suiteOf = (result: { ancestorTitles: string[] }) =>
+      result.ancestorTitles[0]!.replace('OptionStore conformance: ', '');
+    const control = results.filter((result) => suiteOf(result) === 'control');
+    expect(control.length).toBeGreaterThan(15);
+    expect(control.filter((result) => result.status !== 'passed')).toEqual([]);
+    for (const [store, title] of Object.entries(expectedFailures)) {
+      const result = results.find((each) => suiteOf(each) === store && each.title === title);
+      expect(result?.status, `${store}: ${title}`).toBe('failed');
+    }
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}, 90_000);
