@@ -315,6 +315,8 @@ export abstract class Framework_Abstract_Settings {
    */
   async updateValue(id: string, value: unknown): Promise<void> {
     const setting = this.#requireSetting(id);
+    // A write marks the setting current, so the instance must follow other writers from now on.
+    this.#startWatching();
     const problem = setting.codec.problem(value);
     if (problem !== undefined) {
       throw new Framework_Plugin_Exception(`Invalid value for setting "${id}": ${problem}`, 400);
@@ -338,6 +340,7 @@ export abstract class Framework_Abstract_Settings {
    */
   async deleteValue(id: string): Promise<boolean> {
     const setting = this.#requireSetting(id);
+    this.#startWatching();
     const key = this.getOptionName(id);
     return this.#queued('delete', [key], async () => {
       const startedAt = setting.generation;

@@ -22,6 +22,16 @@ function twoInstances(initial: Record<string, string> = {}, interceptors = {}) {
 }
 
 describe('watch', () => {
+  it('an instance whose first use is a write or a delete follows other writers too', async () => {
+    for (const firstUse of ['update', 'delete'] as const) {
+      const { mine, theirs } = twoInstances();
+      if (firstUse === 'update') await mine.updateValue('title', 'Mine');
+      else await mine.deleteValue('title');
+      await theirs.updateValue('title', 'Theirs');
+      await vi.waitFor(() => expect(mine.getSetting('title')!.getValue()).toBe('Theirs'));
+    }
+  });
+
   it('another writer’s change updates memory without load()', async () => {
     const { store, mine, theirs } = twoInstances();
     await mine.load();
