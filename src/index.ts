@@ -11,6 +11,7 @@
 
 export { Framework_Plugin_Exception } from './errors/framework-plugin-exception';
 export { OptionStoreError, type OptionStoreOperation } from './errors/option-store-error';
+export * from './rest/index';
 export {
   type ControlArgs,
   Framework_Abstract_Settings,

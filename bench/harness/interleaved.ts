@@ -1,0 +1,119 @@
+import { Bench } from 'tinybench';
+
+/** One side of a comparison: a function that runs `opsPerCall` operations per call. */
+export interface Side {
+  /** Shown in tables, e.g. `Map.get + Number()`. */
+  readonly label: string;
+  /** Runs the operations once (sync or async). */
+  readonly run: () => unknown;
+}
+
+/** How a comparison is run. */
+export interface InterleaveOptions {
+  /** Operations done by one call of each side (batching hides the timer's own cost for tiny operations). */
+  readonly opsPerCall: number;
+  /** Number of rounds; each round measures both sides, in alternating order. */
+  readonly rounds: number;
+  /** Measuring time per side per round, in ms. */
+  readonly timeMs: number;
+  /** Warm-up time per side per round, in ms. */
+  readonly warmupMs: number;
+}
+
+/** The measurements of one side, per operation. */
+export interface SideMeasurement {
+  readonly label: string;
+  /** Median over rounds of the per-round median time per operation, in nanoseconds. */
+  readonly medianNs: number;
+  /** Per-round median time per operation, in nanoseconds, in round order. */
+  readonly roundsNs: readonly number[];
+  /** Samples (calls) measured over all rounds. */
+  readonly samples: number;
+}
+
+/** A subject measured against its baseline in the same run. */
+export interface InterleavedComparison {
+  readonly subject: SideMeasurement;
+  readonly baseline: SideMeasurement;
+  /** Median of the per-round ratios subject time / baseline time (lower is better for the subject). */
+  readonly timeRatio: number;
+  /** Per-round ratios subject time / baseline time. */
+  readonly roundRatios: readonly number[];
+}
+
+/** The median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError('median of an empty list');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function medianLatencyMs(bench: Bench, name: string): { p50: number; samples: number } {
+  const task = bench.getTask(name);
+  const result = task?.result;
+  if (result === undefined || result.state !== 'completed') {
+    const error = result !== undefined && 'error' in result ? result.error : undefined;
+    throw new Error(`benchmark task "${name}" did not complete (${result?.state ?? 'missing'})`, {
+      cause: error,
+    });
+  }
+  return { p50: result.latency.p50, samples: result.latency.samplesCount };
+}
+
+/**
+ * Measures `subject` and `baseline` in the same process, in alternating order (round 1:
+ * baseline then subject, round 2: subject then baseline, …), each with its own warm-up, and
+ * compares them round by round. Machine noise that lasts longer than one round moves both
+ * sides of that round alike; the median of the per-round ratios then cancels most of it.
+ */
+export async function compareInterleaved(
+  subject: Side,
+  baseline: Side,
+  options: InterleaveOptions,
+): Promise<InterleavedComparison> {
+  const subjectNs: number[] = [];
+  const baselineNs: number[] = [];
+  const ratios: number[] = [];
+  let subjectSamples = 0;
+  let baselineSamples = 0;
+  for (let round = 0; round < options.rounds; round++) {
+    const bench = new Bench({
+      time: options.timeMs,
+      warmupTime: options.warmupMs,
+      iterations: 16,
+      warmupIterations: 8,
+      throws: true,
+    });
+    const order = round % 2 === 0 ? [baseline, subject] : [subject, baseline];
+    for (const side of order) {
+      bench.add(side === subject ? 'subject' : 'baseline', side.run);
+    }
+    await bench.run();
+    const s = medianLatencyMs(bench, 'subject');
+    const b = medianLatencyMs(bench, 'baseline');
+    const sNs = (s.p50 * 1e6) / options.opsPerCall;
+    const bNs = (b.p50 * 1e6) / options.opsPerCall;
+    subjectNs.push(sNs);
+    baselineNs.push(bNs);
+    ratios.push(sNs / bNs);
+    subjectSamples += s.samples;
+    baselineSamples += b.samples;
+  }
+  return {
+    subject: {
+      label: subject.label,
+      medianNs: median(subjectNs),
+      roundsNs: subjectNs,
+      samples: subjectSamples,
+    },
+    baseline: {
+      label: baseline.label,
+      medianNs: median(baselineNs),
+      roundsNs: baselineNs,
+      samples: baselineSamples,
+    },
+    timeRatio: median(ratios),
+    roundRatios: ratios,
+  };
+}

@@ -1,0 +1,187 @@
+import { FAIRNESS_NOTES } from './fairness-notes';
+import { formatRatio, formatSide, formatTime, formatVerdict, rateUnit } from './format';
+import { MISS_NOTES } from './miss-notes';
+import type { RunSettings, ScenarioResult } from './scenario';
+
+/** What `bench/run.ts` writes to `results.json`, and renders here as markdown. */
+export interface RunReport {
+  readonly generatedAt: string;
+  readonly environment: {
+    readonly node: string;
+    readonly platform: string;
+    readonly cpu: string;
+    readonly cores: number;
+    readonly memoryGiB: number;
+  };
+  readonly settings: RunSettings;
+  readonly partial: boolean;
+  readonly seconds: number;
+  readonly results: readonly ScenarioResult[];
+}
+
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+/** The targets table (markdown), as shown in `bench/RESULTS.md` and `docs/performance.md`. */
+export function renderTargetsTable(rows: readonly ScenarioResult[]): string {
+  const lines = ['| scenario | subject | baseline | ratio | target | verdict |', '|---|---|---|---|---|---|'];
+  for (const row of rows) {
+    if (row.table !== 'targets') continue;
+    if (row.skipped !== undefined) {
+      lines.push(
+        `| ${cell(row.title)} | skipped: ${cell(row.skipped)} | | | ${cell(row.target?.text ?? '')} | skipped |`,
+      );
+      continue;
+    }
+    lines.push(
+      `| ${cell(row.title)} | ${cell(row.subject.label)}: ${formatSide(row.subject, row.metric, rateUnit(row))} ` +
+        `| ${cell(row.baseline.label)}: ${formatSide(row.baseline, row.metric, rateUnit(row))} ` +
+        `| ${formatRatio(row)} | ${cell(row.target?.text ?? '')} | ${formatVerdict(row)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function sizedRows(rows: readonly ScenarioResult[], prefix: string): ScenarioResult[] {
+  return rows
+    .filter((row) => row.id.startsWith(prefix) && row.size !== undefined && row.skipped === undefined)
+    .sort((a, b) => a.size! - b.size!);
+}
+
+/** The growth tables: GET all settings by number of settings, matching by number of routes. */
+export function renderGrowthTables(rows: readonly ScenarioResult[]): string {
+  const parts: string[] = [];
+  const list = sizedRows(rows, 'list-pglite-');
+  if (list.length > 0) {
+    parts.push(
+      '### GET all settings (PGlite, cold) by number of settings',
+      '',
+      '| settings | library | per setting | baseline | per setting | ratio (time) | queries per GET |',
+      '|---|---|---|---|---|---|---|',
+      ...list.map(
+        (row) =>
+          `| ${row.size} | ${formatTime(row.subject.value)} | ${formatTime(row.subject.value / row.size!)} ` +
+          `| ${formatTime(row.baseline.value)} | ${formatTime(row.baseline.value / row.size!)} ` +
+          `| ${row.ratio.toFixed(2)}× | ${row.checks?.queriesPerGet ?? ''} |`,
+      ),
+      '',
+    );
+  }
+  const matching = sizedRows(rows, 'matching-');
+  if (matching.length > 0) {
+    parts.push(
+      '### Route matching by number of routes',
+      '',
+      '| routes | library | per lookup | find-my-way | per lookup | ratio (throughput) |',
+      '|---|---|---|---|---|---|',
+      ...matching.map(
+        (row) =>
+          `| ${row.size} | ${formatSide(row.subject, 'throughput', 'lookups/s')} | ${formatTime(1e9 / row.subject.value)} ` +
+          `| ${formatSide(row.baseline, 'throughput', 'lookups/s')} | ${formatTime(1e9 / row.baseline.value)} ` +
+          `| ${row.ratio.toFixed(2)}× |`,
+      ),
+      '',
+    );
+  }
+  return parts.join('\n');
+}
+
+/** The diagnostics table: rows without a target, and the HTTP servers' CPU time per request. */
+export function renderDiagnostics(rows: readonly ScenarioResult[]): string {
+  const lines = ['| diagnostic | library | baseline | ratio (time) |', '|---|---|---|---|'];
+  for (const row of rows) {
+    if (row.skipped !== undefined) continue;
+    if (row.table === 'diagnostics') {
+      lines.push(
+        `| ${cell(row.title)} | ${cell(row.subject.label)}: ${formatTime(row.subject.value)} ` +
+          `| ${cell(row.baseline.label)}: ${formatTime(row.baseline.value)} | ${row.ratio.toFixed(2)}× |`,
+      );
+    }
+    const ours = row.checks?.subjectServerCpuMicrosPerRequest;
+    const theirs = row.checks?.baselineServerCpuMicrosPerRequest;
+    if (typeof ours === 'number' && typeof theirs === 'number') {
+      lines.push(
+        `| server process CPU per request: ${cell(row.title)} | ${cell(row.subject.label)}: ${ours} µs ` +
+          `| ${cell(row.baseline.label)}: ${theirs} µs | ${(ours / theirs).toFixed(2)}× |`,
+      );
+    }
+  }
+  return lines.length === 2 ? '' : `${lines.join('\n')}\n`;
+}
+
+function renderMisses(rows: readonly ScenarioResult[]): string {
+  const missed = rows.filter((row) => row.met === false);
+  if (missed.length === 0) return 'Every target with a measurement was met in this run.\n';
+  return missed
+    .map((row) => {
+      const note = MISS_NOTES[row.id] ?? '_No analysis written yet for this miss._';
+      return `### ${row.title}: ${formatRatio(row)} (target ${row.target?.text ?? ''})\n\n${note}\n`;
+    })
+    .join('\n');
+}
+
+function renderRounds(rows: readonly ScenarioResult[]): string {
+  const lines = ['| scenario | per-round ratios |', '|---|---|'];
+  for (const row of rows) {
+    if (row.skipped !== undefined) continue;
+    lines.push(`| ${row.id} | ${row.roundRatios.map((ratio) => ratio.toFixed(2)).join(', ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The whole `bench/RESULTS.md`. */
+export function renderResultsMarkdown(report: RunReport): string {
+  const { environment: env, settings } = report;
+  return [
+    '# Benchmark results',
+    '',
+    '<!-- Generated by `npm run bench` (bench/run.ts); edit bench/harness/*.ts, not this file. -->',
+    '',
+    `Run of ${report.generatedAt} on ${env.cpu} (${env.cores} cores, ${env.memoryGiB} GiB), ` +
+      `${env.platform}, Node ${env.node}; ${report.seconds.toFixed(0)} s in all` +
+      (report.partial ? ' (**partial run**: `--only` or `--quick`).' : '.'),
+    '',
+    'Every row compares the library (subject) with a baseline measured in the same process and the same run, ' +
+      `alternating which goes first. In-process rows: ${settings.rounds} rounds of ${settings.timeMs} ms per side ` +
+      `(after ${settings.warmupMs} ms of warm-up each), the median time per operation of each round; ` +
+      `HTTP rows: ${settings.httpRounds} autocannon runs of ${settings.httpSeconds} s per side ` +
+      `(${settings.httpConnections} keep-alive connections, pipelining ${settings.httpPipelining}), after a warm-up run each. ` +
+      'The ratio is the median of the per-round ratios; the subject and baseline columns are the medians of their rounds. ' +
+      'The machine is shared and noisy: trust the ratios, not the absolute numbers.',
+    '',
+    '## Targets',
+    '',
+    renderTargetsTable(report.results),
+    '',
+    '## How cost grows',
+    '',
+    renderGrowthTables(report.results),
+    '## Diagnostics (no target)',
+    '',
+    'The cost of one request inside the server process, without sockets: node:http listeners called with an ' +
+      "`IncomingMessage` and a `ServerResponse` on a socket that discards what is written, and Fastify's " +
+      '`app.inject`. Loopback HTTP spends most of its time in the kernel and in the load generator; these rows ' +
+      'show the part the library controls.',
+    '',
+    renderDiagnostics(report.results),
+    '## Misses: cause and proposed fix',
+    '',
+    renderMisses(report.results),
+    '## Fairness notes',
+    '',
+    ...FAIRNESS_NOTES.map((note) => `- ${note}`),
+    '',
+    '## Per-round ratios',
+    '',
+    renderRounds(report.results),
+    '',
+    '## Reproduce',
+    '',
+    '```sh',
+    'npm ci',
+    'npm run bench                      # every scenario, about 3 minutes; writes bench/results.json and bench/RESULTS.md',
+    'npm run bench -- --only=fetch,args # some scenarios; writes to bench/partial/',
+    'npm run bench -- --quick           # a short smoke run; writes to bench/partial/',
+    '```',
+    '',
+  ].join('\n');
+}

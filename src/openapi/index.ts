@@ -1,0 +1,19 @@
+/**
+ * `commerce-plugin-framework/openapi`: an OpenAPI 3.1 document of a REST server's routes.
+ * Runtime-agnostic (no `node:` import).
+ *
+ * @packageDocumentation
+ */
+
+export { generateOpenApiDocument, type OpenApiOptions } from './generate-openapi-document';
+export type {
+  JsonSchema,
+  OpenApiDocument,
+  OpenApiInfo,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiPathItem,
+  OpenApiResponse,
+  OpenApiServer,
+} from './openapi-types';
+export { toJsonSchema } from './to-json-schema';

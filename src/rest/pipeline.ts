@@ -1,0 +1,424 @@
+import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
+import { internalError, toRestError } from './http/error-mapping';
+import type { RestExchange } from './http/exchange';
+import { isJsonContentType } from './http/media-type';
+import { isBlankBody, parseJsonBody } from './http/parse-json-body';
+import { RestError } from './http/rest-error';
+import { PipelineRequest, type RestServerInfo } from './http/rest-request';
+import { RestResponse } from './http/rest-response';
+import { JSON_CONTENT_TYPE, type RestResult } from './http/rest-result';
+import { type MatcherSegment, type ParamKind, RouteMatcher } from './registry/route-matcher';
+import type { CompiledEndpoint, RegisteredRoute } from './registry/route-registry';
+import { describeRoute } from './registry/route-registry';
+import type { RouteDescriptor } from './registry/types';
+import type { RestUser } from './rest-user';
+
+/** What the pipeline needs from the server's options. */
+export interface PipelineOptions {
+  readonly info: RestServerInfo;
+  readonly maxBodyBytes: number;
+  readonly authenticate: ((request: Request) => RestUser | null | Promise<RestUser | null>) | undefined;
+  /** The header-only form of `authenticate`, when it has one (see `HeaderAuthenticator`). */
+  readonly authenticateFromHeader: ((header: (name: string) => string | null) => RestUser | null) | undefined;
+  readonly onError: ((error: unknown, request: Request) => void) | undefined;
+}
+
+/** A route ready for dispatch. */
+interface DispatchRoute {
+  readonly route: RegisteredRoute;
+  readonly paramNames: readonly string[];
+  /** The `Allow` header: the route's methods, HEAD when it has GET, and OPTIONS. */
+  readonly allow: string;
+  /** The OPTIONS answer, as JSON text. */
+  readonly optionsBody: string;
+}
+
+/** A namespace or root index: a GET-only built-in route with a fixed body. */
+interface IndexRoute {
+  readonly body: string;
+}
+
+const INDEX_ALLOW = 'GET, HEAD, OPTIONS';
+
+function jsonHeaders(extra?: Readonly<Record<string, string>>): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE };
+  if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+  return headers;
+}
+
+function jsonResult(
+  status: number,
+  body: string | null,
+  extra?: Readonly<Record<string, string>>,
+): RestResult {
+  return { kind: 'json', status, headers: jsonHeaders(extra), body };
+}
+
+function paramKind(route: RegisteredRoute, name: string): ParamKind {
+  let declared = false;
+  for (const endpoint of route.endpoints) {
+    const schema = endpoint.argSchemas[name];
+    if (schema === undefined) continue;
+    declared = true;
+    const type = schema.type;
+    const isInteger =
+      type === 'integer' || (Array.isArray(type) && type.length === 1 && type[0] === 'integer');
+    if (!isInteger) return 'any';
+  }
+  return declared ? 'integer' : 'any';
+}
+
+function describeEndpoints(route: RouteDescriptor): Record<string, unknown> {
+  return {
+    namespace: route.namespace,
+    methods: route.methods,
+    endpoints: route.endpoints.map((endpoint) => ({ methods: endpoint.methods, args: endpoint.args })),
+  };
+}
+
+function allowHeader(methods: readonly string[]): string {
+  const allow = [...methods];
+  if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
+  allow.push('OPTIONS');
+  return allow.join(', ');
+}
+
+function decodePathValue(raw: string, name: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    const message = `${name} is not valid percent-encoded UTF-8.`;
+    throw new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, {
+      params: { [name]: message },
+      details: { [name]: { code: 'rest_invalid_param', message } },
+    });
+  }
+}
+
+function forbidden(user: RestUser | null): RestError {
+  return user === null
+    ? new RestError('rest_forbidden', 'Sorry, you must be authenticated to do that.', 401)
+    : new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
+}
+
+function checkUser(user: unknown): RestUser | null {
+  if (user === null || user === undefined) return null;
+  if (typeof user !== 'object' || !Array.isArray((user as RestUser).capabilities)) {
+    throw new TypeError(
+      'authenticate returned something that is not a RestUser ({id, capabilities}) or null',
+    );
+  }
+  return user as RestUser;
+}
+
+/**
+ * The one dispatch pipeline behind `server.fetch` and every adapter. Checks run in the
+ * contract's order: route and method (404, 405), body (413, 415, 400), arguments (400),
+ * authentication and permission (401, 403), handler. Everything that can be prepared is
+ * prepared here, once: the matcher, each route's `Allow` header and OPTIONS answer, the
+ * namespace indexes.
+ */
+export class RestPipeline {
+  readonly #options: PipelineOptions;
+  readonly #matcher = new RouteMatcher<DispatchRoute>();
+  readonly #indexes = new Map<string, IndexRoute>();
+
+  /**
+   * @param routes - the registered routes (the registry is sealed by the caller)
+   * @param namespaces - the namespaces, for the indexes
+   * @throws {@link Framework_Plugin_Exception} (400) when two routes have the same shape
+   */
+  constructor(routes: readonly RegisteredRoute[], namespaces: readonly string[], options: PipelineOptions) {
+    this.#options = options;
+    const { restRoot } = options.info;
+    const rootSegments: MatcherSegment[] =
+      restRoot === ''
+        ? []
+        : restRoot
+            .slice(1)
+            .split('/')
+            .map((text) => ({ text }));
+    const shapes = new Map<string, string>();
+    for (const route of routes) {
+      const segments: MatcherSegment[] = [
+        ...rootSegments,
+        ...route.namespace.split('/').map((text) => ({ text })),
+      ];
+      const paramNames: string[] = [];
+      for (const segment of route.segments) {
+        if (segment.kind === 'static') segments.push({ text: segment.text });
+        else {
+          paramNames.push(segment.name);
+          segments.push({ param: paramKind(route, segment.name) });
+        }
+      }
+      const descriptor = describeRoute(route);
+      const dispatchRoute: DispatchRoute = {
+        route,
+        paramNames,
+        allow: allowHeader(descriptor.methods),
+        optionsBody: JSON.stringify(describeEndpoints(descriptor)),
+      };
+      if (!this.#matcher.add(segments, dispatchRoute)) {
+        const shape = segments
+          .map((segment) => ('text' in segment ? segment.text : `{${segment.param}}`))
+          .join('/');
+        throw new Framework_Plugin_Exception(
+          `Route ${route.path} has the same shape as ${shapes.get(shape) ?? 'another route'}: ` +
+            'no request could tell them apart; rename a segment or merge the routes',
+          400,
+        );
+      }
+      shapes.set(
+        segments.map((segment) => ('text' in segment ? segment.text : `{${segment.param}}`)).join('/'),
+        route.path,
+      );
+    }
+
+    const descriptors = routes.map(describeRoute);
+    for (const namespace of namespaces) {
+      const indexRoutes: Record<string, unknown> = {};
+      for (const descriptor of descriptors) {
+        if (descriptor.namespace === namespace) indexRoutes[descriptor.path] = describeEndpoints(descriptor);
+      }
+      this.#indexes.set(`${restRoot}/${namespace}`, {
+        body: JSON.stringify({ namespace, routes: indexRoutes }),
+      });
+    }
+    this.#indexes.set(restRoot === '' ? '/' : restRoot, {
+      body: JSON.stringify({
+        namespaces,
+        routes: Object.fromEntries(
+          namespaces.map((namespace) => [`${restRoot}/${namespace}`, { namespace }]),
+        ),
+      }),
+    });
+  }
+
+  /**
+   * Answers one request; never throws or rejects: every failure becomes an error result.
+   * Answers synchronously when no step of the request (body, authenticate, permission,
+   * handler) returned a promise, sparing turns of the event loop on the hot path.
+   */
+  dispatch(exchange: RestExchange): RestResult | Promise<RestResult> {
+    let path = exchange.pathname;
+    if (path.length > 1 && path.charCodeAt(path.length - 1) === 47) path = path.slice(0, -1);
+    try {
+      const match = this.#matcher.match(path);
+      if (match === null) return this.#answerIndex(path, exchange.method);
+      const target = match.route;
+      const method = exchange.method;
+      if (method === 'OPTIONS') return jsonResult(200, target.optionsBody, { allow: target.allow });
+      const isHead = method === 'HEAD';
+      const endpoint = target.route.byMethod.get(isHead ? 'GET' : method);
+      if (endpoint === undefined) throw this.#methodNotAllowed(target.allow);
+      const result = this.#run(exchange, target, match.values, endpoint);
+      if (result instanceof Promise) {
+        return result.then(
+          (settled) => (isHead ? withoutBody(settled) : settled),
+          (error: unknown) => this.#errorResult(error, exchange),
+        );
+      }
+      return isHead ? withoutBody(result) : result;
+    } catch (error) {
+      return this.#errorResult(error, exchange);
+    }
+  }
+
+  /** Turns anything thrown into an error result, reporting internal errors to `onError`. */
+  #errorResult(thrown: unknown, exchange: RestExchange): RestResult {
+    const { error, internal } = toRestError(thrown);
+    if (internal) this.reportError(thrown, exchange);
+    let body: string | null = null;
+    try {
+      if (exchange.method !== 'HEAD') body = JSON.stringify(error.toJSON());
+    } catch (unserialisable) {
+      // A RestError whose data cannot be JSON (a BigInt, a cycle) is itself a server error.
+      this.reportError(unserialisable, exchange);
+      return this.internalErrorResult(exchange);
+    }
+    return jsonResult(error.status, body, error.headers);
+  }
+
+  /** The 500 `rest_internal_error` answer. */
+  internalErrorResult(exchange: RestExchange): RestResult {
+    const error = internalError();
+    return jsonResult(error.status, exchange.method === 'HEAD' ? null : JSON.stringify(error.toJSON()));
+  }
+
+  /** Passes an internal error to the host's `onError`, which must not break the answer. */
+  reportError(error: unknown, exchange: RestExchange): void {
+    const { onError } = this.#options;
+    if (!onError) return;
+    try {
+      onError(error, exchange.toRequest());
+    } catch {
+      // A failing logger must not turn into a different answer.
+    }
+  }
+
+  #methodNotAllowed(allow: string): RestError {
+    return new RestError(
+      'rest_method_not_allowed',
+      'No route was found matching the URL and request method.',
+      405,
+      {},
+      { Allow: allow },
+    );
+  }
+
+  #answerIndex(path: string, method: string): RestResult {
+    const index = this.#indexes.get(path);
+    if (index === undefined) {
+      throw new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+    }
+    if (method === 'GET') return jsonResult(200, index.body);
+    if (method === 'HEAD') return jsonResult(200, null);
+    if (method === 'OPTIONS') return jsonResult(200, index.body, { allow: INDEX_ALLOW });
+    throw this.#methodNotAllowed(INDEX_ALLOW);
+  }
+
+  /** The checks and the handler, in the contract's order; each stage waits only for a real promise. */
+  #run(
+    exchange: RestExchange,
+    target: DispatchRoute,
+    values: readonly string[],
+    endpoint: CompiledEndpoint,
+  ): RestResult | Promise<RestResult> {
+    const bytes = exchange.readBody(this.#options.maxBodyBytes);
+    if (bytes instanceof Promise) {
+      return bytes.then((settled) => this.#afterBody(exchange, target, values, endpoint, settled));
+    }
+    return this.#afterBody(exchange, target, values, endpoint, bytes);
+  }
+
+  #afterBody(
+    exchange: RestExchange,
+    target: DispatchRoute,
+    values: readonly string[],
+    endpoint: CompiledEndpoint,
+    bytes: Uint8Array | null,
+  ): RestResult | Promise<RestResult> {
+    const options = this.#options;
+    const body = bytes === null ? undefined : this.#parseBody(bytes, exchange);
+    let pathParams: Record<string, string> | null = null;
+    if (values.length > 0) {
+      pathParams = {};
+      const names = target.paramNames;
+      for (let index = 0; index < names.length; index++) {
+        const name = names[index]!;
+        pathParams[name] = decodePathValue(values[index]!, name);
+      }
+    }
+    const request = new PipelineRequest(exchange, options.info, pathParams ?? {}, body);
+    if (options.authenticate === undefined)
+      return this.#afterAuthentication(exchange, endpoint, request, pathParams, null);
+
+    // The user is known before argument steps run (custom validate/sanitize may read it), but
+    // an authentication failure is reported only at the permission step, after argument errors.
+    let user: ReturnType<NonNullable<PipelineOptions['authenticate']>>;
+    try {
+      const fromHeader = options.authenticateFromHeader;
+      user =
+        fromHeader !== undefined
+          ? fromHeader((name) => exchange.header(name))
+          : options.authenticate(exchange.toRequest());
+    } catch (error) {
+      return this.#afterAuthentication(exchange, endpoint, request, pathParams, { error });
+    }
+    if (user instanceof Promise) {
+      return user.then(
+        (settled) => this.#authenticated(exchange, endpoint, request, pathParams, settled),
+        (error: unknown) => this.#afterAuthentication(exchange, endpoint, request, pathParams, { error }),
+      );
+    }
+    return this.#authenticated(exchange, endpoint, request, pathParams, user);
+  }
+
+  #authenticated(
+    exchange: RestExchange,
+    endpoint: CompiledEndpoint,
+    request: PipelineRequest,
+    pathParams: Record<string, string> | null,
+    user: unknown,
+  ): RestResult | Promise<RestResult> {
+    try {
+      request.user = checkUser(user);
+    } catch (error) {
+      return this.#afterAuthentication(exchange, endpoint, request, pathParams, { error });
+    }
+    return this.#afterAuthentication(exchange, endpoint, request, pathParams, null);
+  }
+
+  #afterAuthentication(
+    exchange: RestExchange,
+    endpoint: CompiledEndpoint,
+    request: PipelineRequest,
+    pathParams: Record<string, string> | null,
+    authFailure: { error: unknown } | null,
+  ): RestResult | Promise<RestResult> {
+    request.params = endpoint.args.run(
+      pathParams,
+      request.body as Record<string, unknown> | undefined,
+      takesQueryArguments(exchange.method) ? exchange.search : '',
+      request,
+    );
+    if (authFailure !== null) throw authFailure.error;
+    const verdict = endpoint.permission(request);
+    if (verdict instanceof Promise)
+      return verdict.then((allowed) => this.#afterPermission(endpoint, request, allowed));
+    return this.#afterPermission(endpoint, request, verdict);
+  }
+
+  #afterPermission(
+    endpoint: CompiledEndpoint,
+    request: PipelineRequest,
+    allowed: unknown,
+  ): RestResult | Promise<RestResult> {
+    if (allowed !== true) throw forbidden(request.user);
+    const value = endpoint.handler(request);
+    return value instanceof Promise ? value.then(toResult) : toResult(value);
+  }
+
+  #parseBody(bytes: Uint8Array, exchange: RestExchange): Record<string, unknown> | undefined {
+    if (bytes.length === 0 || isBlankBody(bytes)) return undefined;
+    if (!isJsonContentType(exchange.header('content-type'))) {
+      throw new RestError(
+        'rest_unsupported_media_type',
+        'The request body must be JSON, sent with Content-Type: application/json.',
+        415,
+      );
+    }
+    return parseJsonBody(bytes);
+  }
+}
+
+/**
+ * Whether arguments may come from the query string. POST, PUT and PATCH take them from the
+ * path and the JSON body only: a cross-site HTML form can POST with query parameters and the
+ * site's cookies (no CORS preflight), but it cannot send a JSON body, so a host that
+ * authenticates by cookie cannot be made to change anything by another site.
+ */
+function takesQueryArguments(method: string): boolean {
+  return method !== 'POST' && method !== 'PUT' && method !== 'PATCH';
+}
+
+/** A result without its body (HEAD). */
+function withoutBody(result: RestResult): RestResult {
+  return result.kind === 'json' ? { ...result, body: null } : result;
+}
+
+/** A handler's return value as a result: `RestResponse` for status and headers, a `Response` as is, anything else 200 JSON. */
+function toResult(value: unknown): RestResult {
+  if (value instanceof RestResponse) {
+    const noBody = value.status === 204 || value.status === 205 || value.status === 304;
+    return jsonResult(value.status, noBody ? null : stringify(value.body), value.headers);
+  }
+  if (value instanceof Response) return { kind: 'response', response: value };
+  return jsonResult(200, stringify(value));
+}
+
+function stringify(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,153 @@
+import type { ArgSchema } from './args/arg-schema';
+import type { RestRequest } from './http/rest-request';
+import { assertNamespace } from './registry/namespace';
+import type { RouteRegistry } from './registry/route-registry';
+import { DEFAULT_REST_ROOT } from './registry/route-registry';
+import { JSON_SCHEMA_DRAFT_04 } from './settings-controller';
+
+const REST_BASE = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
+
+/** The `_links` member an item gets from {@link Framework_REST_Controller.prepareItemForResponse}. */
+export interface ItemLinks {
+  self?: { href: string }[];
+  collection: { href: string }[];
+}
+
+/**
+ * Base class of plugin-defined item routes (`/items`, `/items/{id}`, …): the item's JSON
+ * Schema, the standard collection arguments, context filtering and links.
+ *
+ * Subclasses implement {@link registerRoutes} and usually override {@link getItemSchema}.
+ *
+ * @example
+ * ```ts
+ * class ItemsController extends Framework_REST_Controller {
+ *   constructor() { super('acme/v1', 'items'); }
+ *   registerRoutes(routes: RouteRegistry): void {
+ *     routes.register(this.namespace, `/${this.restBase}`, {
+ *       methods: 'GET', permission: allowPublic(), args: this.getCollectionParams(),
+ *       handler: (request) => listItems(request),
+ *     });
+ *   }
+ * }
+ * ```
+ */
+export abstract class Framework_REST_Controller {
+  /** The routes' namespace, e.g. `acme/v1`. */
+  protected readonly namespace: string;
+  /** The collection's path segment(s), e.g. `items`. */
+  protected readonly restBase: string;
+  #schemaProperties: Readonly<Record<string, ArgSchema>> | undefined;
+
+  /**
+   * @param namespace - e.g. `acme/v1`
+   * @param restBase - e.g. `items`
+   * @throws {@link Framework_Plugin_Exception} (400) for an invalid namespace; TypeError for an invalid base
+   */
+  constructor(namespace: string, restBase: string) {
+    assertNamespace(namespace);
+    if (typeof restBase !== 'string' || !REST_BASE.test(restBase)) {
+      throw new TypeError(
+        `Framework_REST_Controller: invalid restBase ${JSON.stringify(restBase)}; use e.g. "items"`,
+      );
+    }
+    this.namespace = namespace;
+    this.restBase = restBase;
+  }
+
+  /** Registers the controller's routes. */
+  abstract registerRoutes(routes: RouteRegistry): void;
+
+  /**
+   * The JSON Schema (draft-04) of one item: `$schema`, `title`, `type: 'object'`, `properties`.
+   * Override it to describe your item; a property's `context` list (`view`, `edit`, `embed`)
+   * says in which contexts responses include it. Read once per controller and cached.
+   */
+  getItemSchema(): object {
+    return { $schema: JSON_SCHEMA_DRAFT_04, title: this.restBase, type: 'object', properties: {} };
+  }
+
+  /**
+   * The standard arguments of a list route: `page` (integer, default 1, minimum 1),
+   * `per_page` (integer, default 10, 1–100), `search` (string), `orderby` (`date`, `name`,
+   * `modified`; default `date`), `order` (`ASC`, `DESC`; default `DESC`).
+   */
+  getCollectionParams(): Record<string, ArgSchema> {
+    return {
+      page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
+      per_page: {
+        description: 'Maximum number of items to return per page.',
+        type: 'integer',
+        default: 10,
+        minimum: 1,
+        maximum: 100,
+      },
+      search: { description: 'Limit results to those matching a string.', type: 'string' },
+      orderby: {
+        description: 'Sort the collection by this attribute.',
+        type: 'string',
+        enum: ['date', 'name', 'modified'],
+        default: 'date',
+      },
+      order: { description: 'Sort direction.', type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' },
+    };
+  }
+
+  /** The `context` argument: a string among the contexts the item schema uses, default `view`. */
+  getContextParam(): ArgSchema {
+    const contexts: string[] = [];
+    for (const property of Object.values(this.#properties())) {
+      if (!Array.isArray(property.context)) continue;
+      for (const context of property.context) if (!contexts.includes(context)) contexts.push(context);
+    }
+    if (!contexts.includes('view')) contexts.unshift('view');
+    return {
+      description: 'Scope under which the request is made; determines the fields present in the response.',
+      type: 'string',
+      enum: contexts,
+      default: 'view',
+    };
+  }
+
+  /**
+   * The item as the response shows it: properties whose schema `context` list lacks the
+   * request's `context` argument (default `view`) are dropped (properties without a list, or
+   * not in the schema, are kept), and `_links` is added: `self` (the item's route, from its
+   * `id`) and `collection` (the list route), as absolute paths.
+   */
+  prepareItemForResponse(item: Record<string, unknown>, request: RestRequest): Record<string, unknown> {
+    const requested = request.get('context');
+    const context = typeof requested === 'string' ? requested : 'view';
+    const properties = this.#properties();
+    const prepared: Record<string, unknown> = {};
+    for (const key of Object.keys(item)) {
+      const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+      if (property !== undefined && Array.isArray(property.context) && !property.context.includes(context))
+        continue;
+      prepared[key] = item[key];
+    }
+    const collection = `${request.server?.restRoot ?? DEFAULT_REST_ROOT}/${this.namespace}/${this.restBase}`;
+    const id = item.id;
+    const links: ItemLinks =
+      typeof id === 'string' || typeof id === 'number'
+        ? {
+            self: [{ href: `${collection}/${encodeURIComponent(String(id))}` }],
+            collection: [{ href: collection }],
+          }
+        : { collection: [{ href: collection }] };
+    prepared._links = links;
+    return prepared;
+  }
+
+  #properties(): Readonly<Record<string, ArgSchema>> {
+    if (this.#schemaProperties === undefined) {
+      const schema = this.getItemSchema() as { properties?: unknown };
+      const properties = schema.properties;
+      this.#schemaProperties =
+        typeof properties === 'object' && properties !== null
+          ? (properties as Record<string, ArgSchema>)
+          : {};
+    }
+    return this.#schemaProperties;
+  }
+}

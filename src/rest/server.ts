@@ -1,0 +1,280 @@
+import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
+import type { AdminPage, AdminRequestContext } from './admin-hook';
+import type { HeaderAuthenticator } from './bearer-token-auth';
+import { toRestError } from './http/error-mapping';
+import { FetchExchange, type RestExchange } from './http/exchange';
+import type { RestServerInfo } from './http/rest-request';
+import { type RestResult, toFetchResponse } from './http/rest-result';
+import { DEFAULT_MANAGEMENT_CAPABILITY, requireManagement } from './permissions';
+import { RestPipeline } from './pipeline';
+import type { Framework_Plugin } from './plugin';
+import { DEFAULT_HOST_NAMESPACE, DEFAULT_REST_ROOT, RouteRegistry } from './registry/route-registry';
+import type { RouteDescriptor } from './registry/types';
+import type { RestUser } from './rest-user';
+import { buildSystemStatus } from './status-report';
+
+/** The default limit of a request body: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The default prefix of system-status keys. */
+export const DEFAULT_COMMERCE_PREFIX = 'commerce';
+
+/** Options of {@link createRestServer}. */
+export interface RestServerOptions {
+  /** The plugins to serve, each with its settings routes and its own routes. */
+  plugins: readonly Framework_Plugin[];
+  /** The path prefix of every REST route; default `/api`. */
+  restRoot?: string;
+  /** The namespace of the settings and status routes; default `commerce/v3`. */
+  hostNamespace?: string;
+  /** The prefix of the system-status keys, `${commercePrefix}_${pluginId}`; default `commerce`. */
+  commercePrefix?: string;
+  /** The capability the settings, status and admin routes require; default `manage_commerce`. */
+  managementCapability?: string;
+  /**
+   * Who is calling: the host's session or token check. `null` is anonymous. Called once per
+   * request that reached a route (after route, method and body checks). A thrown `RestError`
+   * is answered as it is, at the permission step. A function that also has a
+   * `fromHeader(header)` method (a `HeaderAuthenticator`, as `bearerTokenAuth` returns) is
+   * called through that method for REST routes, without building a Fetch `Request`.
+   */
+  authenticate?(request: Request): RestUser | null | Promise<RestUser | null>;
+  /** The largest accepted request body, counted in bytes while reading; default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Admin pages to serve under `/admin/` (`Framework_Register_Settings` from
+   * `commerce-plugin-framework/admin`), and the secret their CSRF tokens derive from.
+   */
+  admin?: { pages: readonly AdminPage[]; csrfSecret: string };
+  /**
+   * Called with every error answered as 500 `rest_internal_error` or 503
+   * `rest_store_unavailable` (the client sees no details): log it here.
+   */
+  onError?(error: unknown, request: Request): void;
+}
+
+/** A REST server: one `fetch` function any host can call. */
+export interface RestServer {
+  /** Answers a WHATWG Fetch `Request` (Node 20+, Bun, Deno, edge runtimes); `this`-free, so it may be passed on alone. */
+  fetch(request: Request): Promise<Response>;
+  /** Every registered route, with full path, namespace, methods and arguments. */
+  getRoutes(): readonly RouteDescriptor[];
+  /** The system-status report (see `buildSystemStatus`). */
+  getSystemStatus(): Promise<Record<string, unknown>>;
+  /** The server's REST root, host namespace and management capability. */
+  readonly info: RestServerInfo;
+  /**
+   * For host adapters: answers a light {@link RestExchange} without a Fetch `Request`, and
+   * returns the result unserialised (`kind: 'json'`: status, headers, JSON text) so the
+   * adapter can write it to its own response. Admin pages are served too (`kind: 'response'`).
+   */
+  handleExchange(exchange: RestExchange): Promise<RestResult>;
+}
+
+function assertPlugins(plugins: unknown): asserts plugins is readonly Framework_Plugin[] {
+  if (!Array.isArray(plugins))
+    throw new Framework_Plugin_Exception('createRestServer: "plugins" must be an array', 400);
+  const ids = new Set<string>();
+  for (const plugin of plugins) {
+    // Duck-typed rather than `instanceof`, so that plugins built against the other module
+    // format (ESM/CJS) of this package are accepted too.
+    if (
+      typeof plugin !== 'object' ||
+      plugin === null ||
+      typeof (plugin as Framework_Plugin).getId !== 'function' ||
+      typeof (plugin as Framework_Plugin).getRestApiHandler !== 'function' ||
+      typeof (plugin as Framework_Plugin).getSettingsHandler !== 'function'
+    ) {
+      throw new Framework_Plugin_Exception(
+        'createRestServer: every plugin must extend Framework_Plugin',
+        400,
+      );
+    }
+    const id = plugin.getId();
+    if (ids.has(id))
+      throw new Framework_Plugin_Exception(`createRestServer: two plugins have the id "${id}"`, 400);
+    ids.add(id);
+    const settings = plugin.getSettingsHandler();
+    if (settings !== null && settings.getId() !== id) {
+      throw new Framework_Plugin_Exception(
+        `createRestServer: plugin "${id}" has a settings handler with the id "${settings.getId()}"; ` +
+          'the settings id is the {pluginId} of its routes and must equal the plugin id',
+        400,
+      );
+    }
+  }
+}
+
+function checkMaxBodyBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_BODY_BYTES;
+  if (!(Number.isSafeInteger(value) && value >= 0)) {
+    throw new Framework_Plugin_Exception(
+      `createRestServer: maxBodyBytes must be a non-negative integer, got ${value}`,
+      400,
+    );
+  }
+  return value;
+}
+
+function checkText(name: string, value: unknown, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || value === '' || /[\s\p{Cc}]/u.test(value)) {
+    throw new Framework_Plugin_Exception(
+      `createRestServer: ${name} must be a non-empty string without white space`,
+      400,
+    );
+  }
+  return value;
+}
+
+const ADMIN_PREFIX = '/admin/';
+
+function adminHtml(status: number, title: string): Response {
+  const text = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
+  return new Response(text, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+}
+
+/**
+ * Creates the REST server of a set of plugins: their settings routes (when they have a
+ * settings handler), their own routes, the system-status route, the namespace indexes and,
+ * with `admin`, the admin pages. Everything is compiled here, once; requests then run through
+ * one pipeline.
+ *
+ * @example
+ * ```ts
+ * const server = createRestServer({
+ *   plugins: [new GatewayPlugin()],
+ *   authenticate: bearerTokenAuth({ 'dev-token': { id: 1, capabilities: ['manage_commerce'] } }),
+ * });
+ * const response = await server.fetch(new Request('http://localhost/api/commerce/v3/acme/settings'));
+ * ```
+ * @throws {@link Framework_Plugin_Exception} (400) for invalid options, duplicate plugin ids,
+ *   a settings handler whose id differs from its plugin's, or any route registration error
+ */
+export function createRestServer(options: RestServerOptions): RestServer {
+  const { plugins } = options;
+  assertPlugins(plugins);
+  const registry = new RouteRegistry({
+    restRoot: options.restRoot ?? DEFAULT_REST_ROOT,
+    hostNamespace: options.hostNamespace ?? DEFAULT_HOST_NAMESPACE,
+  });
+  const info: RestServerInfo = Object.freeze({
+    restRoot: registry.getRestRoot(),
+    hostNamespace: registry.getHostNamespace(),
+    managementCapability: checkText(
+      'managementCapability',
+      options.managementCapability,
+      DEFAULT_MANAGEMENT_CAPABILITY,
+    ),
+  });
+  const commercePrefix = checkText('commercePrefix', options.commercePrefix, DEFAULT_COMMERCE_PREFIX);
+  const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes);
+  const pluginList = Object.freeze([...plugins]);
+  const getSystemStatus = () => buildSystemStatus(pluginList, commercePrefix);
+
+  registry.register(info.hostNamespace, '/system_status', {
+    methods: 'GET',
+    permission: requireManagement(),
+    handler: getSystemStatus,
+  });
+  for (const plugin of pluginList) plugin.getRestApiHandler().registerRoutes(registry);
+  registry.seal();
+
+  const authenticate = options.authenticate?.bind(options);
+  const fromHeader = (options.authenticate as Partial<HeaderAuthenticator> | undefined)?.fromHeader;
+  const pipeline = new RestPipeline(registry.entries(), registry.getNamespaces(), {
+    info,
+    maxBodyBytes,
+    authenticate,
+    authenticateFromHeader:
+      typeof fromHeader === 'function' ? fromHeader.bind(options.authenticate) : undefined,
+    onError: options.onError?.bind(options),
+  });
+  const routes = Object.freeze(registry.getRoutes());
+
+  const admin = options.admin;
+  if (admin !== undefined) {
+    if (
+      !Array.isArray(admin.pages) ||
+      admin.pages.some((page) => typeof page?.handleAdminRequest !== 'function')
+    ) {
+      throw new Framework_Plugin_Exception(
+        'createRestServer: admin.pages must be a list of admin pages',
+        400,
+      );
+    }
+    if (typeof admin.csrfSecret !== 'string' || admin.csrfSecret === '') {
+      throw new Framework_Plugin_Exception(
+        'createRestServer: admin.csrfSecret must be a non-empty string',
+        400,
+      );
+    }
+  }
+  const adminContext: Omit<AdminRequestContext, 'user'> | null =
+    admin === undefined
+      ? null
+      : {
+          csrfSecret: admin.csrfSecret,
+          managementCapability: info.managementCapability,
+          plugins: pluginList.map((plugin) => Object.freeze({ id: plugin.getId(), name: plugin.getName() })),
+          getSystemStatus,
+          commercePrefix,
+        };
+  const adminPages = admin === undefined ? [] : [...admin.pages];
+  const restPrefix = `${info.restRoot}/`;
+
+  const isAdminPath = (pathname: string) =>
+    adminContext !== null &&
+    pathname.startsWith(ADMIN_PREFIX) &&
+    (info.restRoot === '' || !(pathname === info.restRoot || pathname.startsWith(restPrefix)));
+
+  const serveAdmin = async (exchange: RestExchange): Promise<Response> => {
+    const request = exchange.toRequest();
+    try {
+      const user = authenticate === undefined ? null : ((await authenticate(request)) ?? null);
+      const context: AdminRequestContext = { ...adminContext!, user };
+      for (const page of adminPages) {
+        const response = await page.handleAdminRequest(request, context);
+        if (response !== null) return response;
+      }
+      return adminHtml(404, 'Not Found');
+    } catch (error) {
+      const { error: restError, internal } = toRestError(error);
+      if (internal) pipeline.reportError(error, exchange);
+      return adminHtml(restError.status, restError.status === 500 ? 'Internal Server Error' : 'Error');
+    }
+  };
+
+  const handleExchange = async (exchange: RestExchange): Promise<RestResult> => {
+    if (isAdminPath(exchange.pathname)) return { kind: 'response', response: await serveAdmin(exchange) };
+    return pipeline.dispatch(exchange);
+  };
+
+  const respond = (result: RestResult, exchange: RestExchange): Response => {
+    try {
+      return toFetchResponse(result);
+    } catch (error) {
+      // A handler's header that Fetch refuses (e.g. with CR/LF) is a server error, not a crash.
+      pipeline.reportError(error, exchange);
+      return toFetchResponse(pipeline.internalErrorResult(exchange));
+    }
+  };
+
+  return {
+    info,
+    fetch(request: Request): Promise<Response> {
+      let exchange: FetchExchange;
+      try {
+        exchange = new FetchExchange(request);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (isAdminPath(exchange.pathname)) return serveAdmin(exchange);
+      const result = pipeline.dispatch(exchange);
+      if (result instanceof Promise) return result.then((settled) => respond(settled, exchange));
+      return Promise.resolve(respond(result, exchange));
+    },
+    getRoutes: () => routes,
+    getSystemStatus,
+    handleExchange,
+  };
+}

@@ -1,0 +1,37 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from 'commerce-plugin-framework/node';
+import { describe, expect, it } from 'vitest';
+import { viaFetch, viaHttp } from './support/answers';
+import { fixtureServer } from './support/fixture-server';
+import { describeParity, type Listening } from './support/parity-suite';
+
+async function listenNode(handler: ReturnType<typeof toNodeHandler>): Promise<Listening> {
+  const http = createServer(handler);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}
+
+describeParity('toNodeHandler answers as server.fetch', (server) => listenNode(toNodeHandler(server)));
+
+describe('toNodeHandler', () => {
+  it('answers paths outside the REST root like server.fetch (the whole server is the app)', async () => {
+    const host = await listenNode(toNodeHandler(fixtureServer()));
+    try {
+      for (const path of ['/', '/elsewhere', '/admin/nothing']) {
+        const testCase = { name: path, method: 'GET', path };
+        expect(await viaHttp(host.origin, testCase)).toEqual(await viaFetch(fixtureServer(), host.origin, testCase));
+      }
+    } finally {
+      await host.close();
+    }
+  });
+});

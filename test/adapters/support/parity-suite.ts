@@ -1,0 +1,62 @@
+import type { RestServer } from 'commerce-plugin-framework';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, viaFetch, viaHttp } from './answers';
+import { fixtureServer } from './fixture-server';
+import { PARITY_CASES, type ParityCase } from './parity-cases';
+
+/** A host app listening on 127.0.0.1, serving a server through an adapter. */
+export interface Listening {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** Options of {@link describeParity}. */
+export interface ParityOptions {
+  /**
+   * A body parser runs before the adapter: for cases with `hostParserStatus`, only the status
+   * is compared (the body is the host's error page).
+   */
+  readonly hostParserFirst?: boolean;
+  /** Names of cases the host answers before the adapter sees them (said why where it is used). */
+  readonly skip?: readonly string[];
+}
+
+/**
+ * Runs every parity case, in order, through `server.fetch` on one fresh server and over HTTP
+ * through the adapter on another, and expects the same status, headers and body.
+ */
+export function describeParity(
+  name: string,
+  listen: (server: RestServer) => Promise<Listening>,
+  options: ParityOptions = {},
+): void {
+  describe(name, () => {
+    const direct = fixtureServer();
+    let host: Listening;
+    beforeAll(async () => {
+      host = await listen(fixtureServer());
+    });
+    afterAll(async () => {
+      await host?.close();
+    });
+
+    const cases = PARITY_CASES.filter(
+      (testCase) =>
+        !options.skip?.includes(testCase.name) &&
+        !(options.hostParserFirst && testCase.hostParserStatus === 'waits'),
+    );
+    it.each(cases.map((testCase) => [testCase.name, testCase] as const))(
+      '%s',
+      async (_name: string, testCase: ParityCase) => {
+        const expected: Answer = await viaFetch(direct, host.origin, testCase);
+        const actual: Answer = await viaHttp(host.origin, testCase);
+        if (options.hostParserFirst && testCase.hostParserStatus !== undefined) {
+          expect(actual.status).toBe(testCase.hostParserStatus);
+          return;
+        }
+        expect(actual).toEqual(expected);
+      },
+    );
+  });
+}

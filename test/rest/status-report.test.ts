@@ -1,0 +1,100 @@
+import { createRestServer, Framework_REST_API, MemoryOptionStore } from 'commerce-plugin-framework';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, authenticate, CLERK_TOKEN, call, GatewayPlugin, PlainPlugin } from './support/fixtures';
+
+class ReportingApi extends Framework_REST_API {
+  override async getSystemStatusData() {
+    return { webhook_ok: true, settings_extra: 1, is_payment_gateway: 'overridden by the plugin' };
+  }
+}
+class ReportingPlugin extends PlainPlugin {
+  protected override initRestApiHandler(): void {
+    this.restApiHandler = new ReportingApi(this);
+  }
+}
+
+describe('system status', () => {
+  it('reports one member per plugin with settings, defaults applied and passwords masked', async () => {
+    const store = new MemoryOptionStore({
+      framework_acme_api_key: 'sk_live_123',
+      framework_acme_retries: '5',
+    });
+    const server = createRestServer({ plugins: [new GatewayPlugin(store), new PlainPlugin()], authenticate });
+    const report = await server.getSystemStatus();
+    expect(Object.keys(report)).toEqual(['commerce_acme', 'commerce_plain']);
+    expect(report.commerce_acme).toEqual({
+      is_payment_gateway: true,
+      settings: {
+        title: 'Card',
+        webhook_url: null,
+        contact: null,
+        retries: 5,
+        fee: 0.5,
+        enabled: false,
+        meta: null,
+        methods: null,
+        mode: 'test',
+        api_key: '********',
+        secret: '********',
+      },
+    });
+    expect(report.commerce_plain).toEqual({ is_payment_gateway: false, settings: {} });
+    expect(JSON.stringify(report)).not.toContain('sk_live_123');
+  });
+
+  it('leaves an unset password without default as null', async () => {
+    const report = await createRestServer({ plugins: [new GatewayPlugin()] }).getSystemStatus();
+    expect((report.commerce_acme as { settings: Record<string, unknown> }).settings.api_key).toBeNull();
+  });
+
+  it("puts the plugin's own members last", async () => {
+    const report = await createRestServer({
+      plugins: [new ReportingPlugin()],
+      commercePrefix: 'shop',
+    }).getSystemStatus();
+    expect(Object.keys(report)).toEqual(['shop_plain']);
+    const entry = report.shop_plain as Record<string, unknown>;
+    expect(Object.keys(entry)).toEqual(['is_payment_gateway', 'settings', 'webhook_ok', 'settings_extra']);
+    expect(entry.is_payment_gateway).toBe('overridden by the plugin');
+  });
+
+  it('is served at GET {restRoot}/{hostNamespace}/system_status for managers only', async () => {
+    const store = new MemoryOptionStore({ framework_acme_api_key: 'sk_live_123' });
+    const server = createRestServer({ plugins: [new GatewayPlugin(store)], authenticate });
+    const res = await call(server, 'GET', '/api/commerce/v3/system_status', { token: ADMIN_TOKEN });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(await server.getSystemStatus());
+    expect(res.json.commerce_acme.settings.api_key).toBe('********');
+    expect((await call(server, 'GET', '/api/commerce/v3/system_status')).status).toBe(401);
+    expect((await call(server, 'GET', '/api/commerce/v3/system_status', { token: CLERK_TOKEN })).status).toBe(
+      403,
+    );
+  });
+
+  it('reflects updates made over HTTP', async () => {
+    const server = createRestServer({ plugins: [new GatewayPlugin()], authenticate });
+    await call(server, 'PUT', '/api/commerce/v3/acme/settings/enabled', {
+      token: ADMIN_TOKEN,
+      body: { value: true },
+    });
+    await call(server, 'PUT', '/api/commerce/v3/acme/settings/api_key', {
+      token: ADMIN_TOKEN,
+      body: { value: 'k' },
+    });
+    const report = (await server.getSystemStatus()).commerce_acme as { settings: Record<string, unknown> };
+    expect(report.settings.enabled).toBe(true);
+    expect(report.settings.api_key).toBe('********');
+  });
+
+  it('answers 503 when the store fails', async () => {
+    const failing = {
+      get: () => Promise.reject(new Error('down')),
+      getMany: () => Promise.reject(new Error('down')),
+      set: () => Promise.reject(new Error('down')),
+      delete: () => Promise.reject(new Error('down')),
+    };
+    const server = createRestServer({ plugins: [new GatewayPlugin(failing)], authenticate });
+    const res = await call(server, 'GET', '/api/commerce/v3/system_status', { token: ADMIN_TOKEN });
+    expect([res.status, res.json.code]).toEqual([503, 'rest_store_unavailable']);
+  });
+});
