@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: runs every scenario, prints the table, writes `bench/results.json` and
+ * `npm run bench`: runs every scenario (each in a fresh child process), prints the table, writes `bench/results.json` and
  * `bench/RESULTS.md`. Options: `--only=id,id` (scenario ids), `--quick` (a short smoke run,
  * not for publishing). A partial run (either option) writes its files to a temporary
  * directory instead, so the published results stay those of the last full run.
  */
+import { fork } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printTable } from './harness/console-table';
 import { renderResultsMarkdown } from './harness/results-markdown';
 import type { RunSettings, Scenario, ScenarioResult } from './harness/scenario';
@@ -69,12 +70,21 @@ function environment(): RunEnvironment {
   };
 }
 
-function parseArguments(argv: readonly string[]): { only: Set<string> | null; quick: boolean } {
+interface Arguments {
+  readonly only: Set<string> | null;
+  readonly quick: boolean;
+  /** Set in the child process that runs one scenario. */
+  readonly child: string | null;
+}
+
+function parseArguments(argv: readonly string[]): Arguments {
   let only: Set<string> | null = null;
   let quick = false;
+  let child: string | null = null;
   for (const argument of argv) {
     if (argument === '--quick') quick = true;
     else if (argument.startsWith('--only=')) only = new Set(argument.slice(7).split(',').filter(Boolean));
+    else if (argument.startsWith('--child=')) child = argument.slice(8);
     else throw new Error(`unknown option ${argument}; use --only=id,id and/or --quick`);
   }
   if (only !== null) {
@@ -83,20 +93,56 @@ function parseArguments(argv: readonly string[]): { only: Set<string> | null; qu
       if (!known.has(id)) throw new Error(`unknown scenario "${id}"; known: ${[...known].join(', ')}`);
     }
   }
-  return { only, quick };
+  return { only, quick, child };
+}
+
+/** In the child: runs one scenario and sends its rows to the parent. */
+async function runChild(id: string, settings: RunSettings): Promise<void> {
+  const scenario = SCENARIOS.find((candidate) => candidate.id === id);
+  if (scenario === undefined || process.send === undefined)
+    throw new Error(`--child=${id}: no such scenario or no IPC`);
+  const rows = await scenario.run(settings);
+  await new Promise<void>((resolve, reject) =>
+    process.send?.({ rows }, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
+}
+
+/**
+ * Runs one scenario in a fresh child process (same Node flags, so `--cpu-prof` and tsx carry
+ * over): no scenario inherits another's JIT state, inline caches or garbage.
+ */
+function runInChild(scenario: Scenario, quick: boolean): Promise<ScenarioResult[]> {
+  const argv = [`--child=${scenario.id}`, ...(quick ? ['--quick'] : [])];
+  const child = fork(fileURLToPath(import.meta.url), argv, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    let rows: ScenarioResult[] | null = null;
+    child.on('message', (message) => {
+      rows = (message as { rows: ScenarioResult[] }).rows;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code === 0 && rows !== null) resolve(rows);
+      else reject(new Error(`scenario ${scenario.id} failed (exit code ${code})`));
+    });
+  });
 }
 
 async function main(): Promise<void> {
-  const { only, quick } = parseArguments(process.argv.slice(2));
+  const { only, quick, child } = parseArguments(process.argv.slice(2));
   const settings = quick ? QUICK : FULL;
+  if (child !== null) {
+    await runChild(child, settings);
+    return;
+  }
   const started = Date.now();
   const rows: ScenarioResult[] = [];
   for (const scenario of SCENARIOS) {
     if (only !== null && !only.has(scenario.id)) continue;
     const scenarioStarted = Date.now();
     process.stdout.write(`• ${scenario.title} … `);
-    const results = await scenario.run(settings);
-    rows.push(...results);
+    rows.push(...(await runInChild(scenario, quick)));
     console.log(`${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s`);
   }
   const seconds = (Date.now() - started) / 1000;

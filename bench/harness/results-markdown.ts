@@ -179,9 +179,16 @@ export function renderResultsMarkdown(report: RunReport): string {
     '```sh',
     'npm ci',
     'npm run bench                      # every scenario, about 3 minutes; writes bench/results.json and bench/RESULTS.md',
-    'npm run bench -- --only=fetch,args # some scenarios; writes to bench/partial/',
-    'npm run bench -- --quick           # a short smoke run; writes to bench/partial/',
+    'npm run bench -- --only=fetch,args # some scenarios (ids: get-value, fetch, args, matching, list, http-node, http-fastify, handler-cost)',
+    'npm run bench -- --quick           # a short smoke run; writes to the temp directory too',
     '```',
+    '',
+    'Partial runs write `results.json` and `RESULTS.md` to `$TMPDIR/commerce-plugin-framework-bench/`, so this ' +
+      'file always shows a full run. To profile a scenario: ' +
+      '`node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/run.ts --only=args`, then ' +
+      '`npx tsx bench/profile-summary.ts <largest .cpuprofile>` (self and total time of the top functions); ' +
+      'for the HTTP servers, `BENCH_SERVER_CPU_PROF=/tmp/prof npm run bench -- --only=http-node` writes one ' +
+      'profile directory per server.',
     '',
   ].join('\n');
 }

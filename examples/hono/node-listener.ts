@@ -41,26 +41,33 @@ function bodyStream(req: IncomingMessage, onAbandoned: () => void): ReadableStre
 export function nodeListener(handler: FetchHandler): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     let closeAfter = false;
-    const headers = new Headers();
-    for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
-      headers.append(req.rawHeaders[index]!, req.rawHeaders[index + 1]!);
-    }
     const method = req.method ?? 'GET';
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    const request = new Request(`http://${safeHost(req.headers.host)}${req.url ?? '/'}`, {
-      method,
-      headers,
-      ...(hasBody
-        ? {
-            body: bodyStream(req, () => {
-              closeAfter = true;
-            }),
-            duplex: 'half',
-          }
-        : {}),
-    } as RequestInit);
+    const toRequest = (): Request => {
+      const headers = new Headers();
+      for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
+        headers.append(req.rawHeaders[index]!, req.rawHeaders[index + 1]!);
+      }
+      const hasBody = method !== 'GET' && method !== 'HEAD';
+      return new Request(`http://${safeHost(req.headers.host)}${req.url ?? '/'}`, {
+        method,
+        headers,
+        ...(hasBody
+          ? {
+              body: bodyStream(req, () => {
+                closeAfter = true;
+              }),
+              duplex: 'half',
+            }
+          : {}),
+      } as RequestInit);
+    };
+    // Everything inside the promise chain: a request the Fetch API refuses is a 400, not a crash.
     Promise.resolve()
-      .then(() => handler(request))
+      .then(toRequest)
+      .then(
+        (request) => handler(request),
+        () => new Response('Bad Request', { status: 400 }),
+      )
       .then(async (response) => {
         if (closeAfter) res.setHeader('connection', 'close');
         res.statusCode = response.status;

@@ -361,7 +361,7 @@ export class RestPipeline {
     request.params = endpoint.args.run(
       pathParams,
       request.body as Record<string, unknown> | undefined,
-      takesQueryArguments(exchange.method) ? exchange.search : '',
+      isFormLikeWrite(exchange) ? '' : exchange.search,
       request,
     );
     if (authFailure !== null) throw authFailure.error;
@@ -395,13 +395,18 @@ export class RestPipeline {
 }
 
 /**
- * Whether arguments may come from the query string. POST, PUT and PATCH take them from the
- * path and the JSON body only: a cross-site HTML form can POST with query parameters and the
- * site's cookies (no CORS preflight), but it cannot send a JSON body, so a host that
- * authenticates by cookie cannot be made to change anything by another site.
+ * Whether a request that changes data announces a content type other than JSON: an HTML form
+ * always sends one (`application/x-www-form-urlencoded`, `multipart/form-data`, `text/plain`),
+ * and a cross-site form POST needs no CORS preflight. Such a request takes no arguments from
+ * the query string (its body, if any, is refused with 415), so another site cannot change
+ * anything through query arguments when the host authenticates by cookie. Requests with a JSON
+ * content type or none keep the contract's precedence: path > body > query.
  */
-function takesQueryArguments(method: string): boolean {
-  return method !== 'POST' && method !== 'PUT' && method !== 'PATCH';
+function isFormLikeWrite(exchange: RestExchange): boolean {
+  const method = exchange.method;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  const contentType = exchange.header('content-type');
+  return contentType !== null && contentType !== '' && !isJsonContentType(contentType);
 }
 
 /** A result without its body (HEAD). */

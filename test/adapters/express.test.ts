@@ -52,8 +52,15 @@ describe.each([
   afterAll(() => host.close());
 
   it("passes requests outside the REST root to the app's routes", async () => {
-    expect((await viaHttp(host.origin, { name: '', method: 'GET', path: '/hello' })).body).toEqual({ hello: 'world' });
-    const echo = await viaHttp(host.origin, { name: '', method: 'POST', path: '/echo', body: { json: { a: 1 } } });
+    expect((await viaHttp(host.origin, { name: '', method: 'GET', path: '/hello' })).body).toEqual({
+      hello: 'world',
+    });
+    const echo = await viaHttp(host.origin, {
+      name: '',
+      method: 'POST',
+      path: '/echo',
+      body: { json: { a: 1 } },
+    });
     expect(echo.body).toEqual({ echoed: { a: 1 } });
   });
 

@@ -37,7 +37,8 @@ describe('fastifyPlugin inside a host app', () => {
   afterAll(() => host.close());
 
   it('registers native routes from the descriptors, not one catch-all', () => {
-    const has = (method: 'GET' | 'HEAD' | 'PUT' | 'DELETE' | 'OPTIONS', url: string) => app.hasRoute({ method, url });
+    const has = (method: 'GET' | 'HEAD' | 'PUT' | 'DELETE' | 'OPTIONS', url: string) =>
+      app.hasRoute({ method, url });
     for (const url of [
       '/api',
       '/api/commerce/v3',
@@ -59,13 +60,42 @@ describe('fastifyPlugin inside a host app', () => {
     expect(has('GET', '/admin/*')).toBe(false);
   });
 
-  it('leaves methods Fastify does not know to Fastify', async () => {
+  it('leaves methods Fastify does not know, and Content-Types that are not media types, to Fastify', async () => {
     const propfind = await viaHttp(host.origin, { name: '', method: 'PROPFIND', path: '/api/acme/v1/items' });
     expect(propfind.status).toBe(404);
+    const malformed = await viaHttp(host.origin, {
+      name: '',
+      method: 'PUT',
+      path: '/api/commerce/v3/shop/settings/retries',
+      body: { text: '{"value":1}', type: 'nonsense' },
+    });
+    expect(malformed).toMatchObject({ status: 415, body: { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' } });
+  });
+
+  it('registers the methods taught with app.addHttpMethod() before it', async () => {
+    const taught = Fastify({ forceCloseConnections: true });
+    taught.addHttpMethod('PROPFIND', { hasBody: true });
+    await taught.register(fastifyPlugin(fixtureServer()));
+    const listening = await listenFastify(taught);
+    try {
+      const propfind = await viaHttp(listening.origin, { name: '', method: 'PROPFIND', path: '/api/acme/v1/items' });
+      expect(propfind).toMatchObject({
+        status: 405,
+        headers: { allow: 'GET, HEAD, POST, OPTIONS' },
+        body: { code: 'rest_method_not_allowed' },
+      });
+    } finally {
+      await listening.close();
+    }
   });
 
   it("keeps the app's own JSON parser and routes outside the plugin's scope", async () => {
-    const echo = await viaHttp(host.origin, { name: '', method: 'POST', path: '/echo', body: { json: { a: 1 } } });
+    const echo = await viaHttp(host.origin, {
+      name: '',
+      method: 'POST',
+      path: '/echo',
+      body: { json: { a: 1 } },
+    });
     expect(echo.body).toEqual({ echoed: { a: 1 } });
     const invalid = await viaHttp(host.origin, {
       name: '',
@@ -94,7 +124,11 @@ describe('fastifyPlugin inside a host app', () => {
     await prefixed.register(fastifyPlugin(fixtureServer()), { prefix: '/shop' });
     const listening = await listenFastify(prefixed);
     try {
-      const items = await viaHttp(listening.origin, { name: '', method: 'GET', path: '/shop/api/acme/v1/items' });
+      const items = await viaHttp(listening.origin, {
+        name: '',
+        method: 'GET',
+        path: '/shop/api/acme/v1/items',
+      });
       expect(items).toMatchObject({ status: 200, body: { success: true, data: [] } });
       const missing = await viaHttp(listening.origin, { name: '', method: 'GET', path: '/shop/api/nope' });
       expect(missing.body).toMatchObject({ code: 'rest_no_route' });

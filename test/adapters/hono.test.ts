@@ -37,7 +37,9 @@ describe('toHonoApp inside a host app', () => {
   afterAll(() => host.close());
 
   it("passes other paths to the app's routes", async () => {
-    expect((await viaHttp(host.origin, { name: '', method: 'GET', path: '/hello' })).body).toEqual({ hello: 'world' });
+    expect((await viaHttp(host.origin, { name: '', method: 'GET', path: '/hello' })).body).toEqual({
+      hello: 'world',
+    });
     expect((await viaHttp(host.origin, { name: '', method: 'GET', path: '/admin/dashboard' })).body).toBe(
       'host dashboard',
     );
@@ -61,7 +63,10 @@ describe('toHonoApp after a middleware that read the body', () => {
   });
 
   it('hands the server the bytes Hono kept', async () => {
-    expect(await viaHttp(host.origin, put('{"value": 9}'))).toMatchObject({ status: 200, body: { value: 9 } });
+    expect(await viaHttp(host.origin, put('{"value": 9}'))).toMatchObject({
+      status: 200,
+      body: { value: 9 },
+    });
     expect(await viaHttp(host.origin, put('value=9', 'text/plain'))).toMatchObject({
       status: 415,
       body: { code: 'rest_unsupported_media_type' },
@@ -75,5 +80,19 @@ describe('toHonoApp after a middleware that read the body', () => {
       status: 400,
       body: { code: 'rest_invalid_json' },
     });
+  });
+});
+
+describe('toHonoApp under a prefix', () => {
+  it('works with app.mount(prefix, restApp.fetch), which strips the prefix', async () => {
+    const app = new Hono();
+    app.mount('/shop', toHonoApp(fixtureServer()).fetch);
+    const host = await listenOn(createServer(nodeListener(app.fetch)));
+    try {
+      const items = await viaHttp(host.origin, { name: '', method: 'GET', path: '/shop/api/acme/v1/items' });
+      expect(items).toMatchObject({ status: 200, body: { success: true, data: [] } });
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -28,7 +28,9 @@ describe('toNodeHandler', () => {
     try {
       for (const path of ['/', '/elsewhere', '/admin/nothing']) {
         const testCase = { name: path, method: 'GET', path };
-        expect(await viaHttp(host.origin, testCase)).toEqual(await viaFetch(fixtureServer(), host.origin, testCase));
+        expect(await viaHttp(host.origin, testCase)).toEqual(
+          await viaFetch(fixtureServer(), host.origin, testCase),
+        );
       }
     } finally {
       await host.close();

@@ -53,7 +53,8 @@ export function toExpressRouter(server: RestServer): Router {
     server.handleExchange(exchange).then(
       (result) => {
         if (MountScope.isNotFound(result) && !exchange.bodyTouched) next();
-        else void writeResult(res, result, exchange.method === 'HEAD', exchange.leftBodyUnread())?.catch(next);
+        else
+          void writeResult(res, result, exchange.method === 'HEAD', exchange.leftBodyUnread())?.catch(next);
       },
       (error: unknown) => next(error),
     );

@@ -8,7 +8,11 @@ import { writeInternalError, writeResult } from './write-result';
  * Answers one exchange through the server's pipeline and writes the result to `res`. Never
  * rejects: a failure to write ends the response (a 500 when nothing was sent yet).
  */
-export function serveExchange(server: RestServer, exchange: NodeExchange, res: ServerResponse): Promise<void> {
+export function serveExchange(
+  server: RestServer,
+  exchange: NodeExchange,
+  res: ServerResponse,
+): Promise<void> {
   const write = (result: RestResult): Promise<void> | undefined =>
     writeResult(res, result, exchange.method === 'HEAD', exchange.leftBodyUnread());
   return server

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { RestServer } from 'commerce-plugin-framework';
-import { type ParityCase, caseHeaders, casePieces } from './parity-cases';
+import { caseHeaders, casePieces, type ParityCase } from './parity-cases';
 
 /** What a client saw: status, the headers that matter, the body (parsed when JSON). */
 export interface Answer {

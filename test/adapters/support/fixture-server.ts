@@ -12,7 +12,10 @@ import {
   type RestServer,
   type RestUser,
 } from 'commerce-plugin-framework';
-import { Framework_Register_Settings, Framework_Register_Settings_Fields } from 'commerce-plugin-framework/admin';
+import {
+  Framework_Register_Settings,
+  Framework_Register_Settings_Fields,
+} from 'commerce-plugin-framework/admin';
 import { InMemoryItemRepository, ItemsPlugin } from '../../../examples/items-plugin/index';
 
 export const ADMIN_TOKEN = 'adapter-admin-token-0123';

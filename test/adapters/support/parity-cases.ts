@@ -51,7 +51,10 @@ export async function casePieces(body: CaseBody): Promise<string[]> {
   if ('json' in body) return [JSON.stringify(body.json)];
   if ('text' in body) return [body.text];
   if ('chunks' in body) return [...body.chunks];
-  const form = new URLSearchParams({ _csrf: await createCsrfToken(CSRF_SECRET, ADMIN_USER.id), ...body.form });
+  const form = new URLSearchParams({
+    _csrf: await createCsrfToken(CSRF_SECRET, ADMIN_USER.id),
+    ...body.form,
+  });
   return [form.toString()];
 }
 
@@ -66,9 +69,21 @@ export const PARITY_CASES: readonly ParityCase[] = [
   { name: 'namespace index', method: 'GET', path: '/api/acme/v1' },
   { name: 'list settings', method: 'GET', path: SETTINGS, as: 'admin' },
   { name: 'one setting', method: 'GET', path: `${SETTINGS}/retries`, as: 'admin' },
-  { name: 'PUT an integer', method: 'PUT', path: `${SETTINGS}/retries`, as: 'admin', body: { json: { value: 5 } } },
+  {
+    name: 'PUT an integer',
+    method: 'PUT',
+    path: `${SETTINGS}/retries`,
+    as: 'admin',
+    body: { json: { value: 5 } },
+  },
   { name: 'read it back', method: 'GET', path: `${SETTINGS}/retries`, as: 'admin' },
-  { name: 'PATCH a boolean', method: 'PATCH', path: `${SETTINGS}/enabled`, as: 'admin', body: { json: { value: true } } },
+  {
+    name: 'PATCH a boolean',
+    method: 'PATCH',
+    path: `${SETTINGS}/enabled`,
+    as: 'admin',
+    body: { json: { value: true } },
+  },
   {
     name: 'POST an object, chunked',
     method: 'POST',
@@ -76,11 +91,29 @@ export const PARITY_CASES: readonly ParityCase[] = [
     as: 'admin',
     body: { chunks: ['{"value":', '{"a":[1,2,{"b":null}]}', '}'], type: 'application/json; charset=utf-8' },
   },
-  { name: 'PUT a secret', method: 'PUT', path: `${SETTINGS}/api_key`, as: 'admin', body: { json: { value: 'sk_1' } } },
+  {
+    name: 'PUT a secret',
+    method: 'PUT',
+    path: `${SETTINGS}/api_key`,
+    as: 'admin',
+    body: { json: { value: 'sk_1' } },
+  },
   { name: 'status report masks it', method: 'GET', path: '/api/commerce/v3/system_status', as: 'admin' },
-  { name: 'wrong value type', method: 'PUT', path: `${SETTINGS}/retries`, as: 'admin', body: { json: { value: '7' } } },
+  {
+    name: 'wrong value type',
+    method: 'PUT',
+    path: `${SETTINGS}/retries`,
+    as: 'admin',
+    body: { json: { value: '7' } },
+  },
   { name: 'value missing', method: 'PUT', path: `${SETTINGS}/retries`, as: 'admin', body: { json: {} } },
-  { name: 'value null', method: 'PUT', path: `${SETTINGS}/retries`, as: 'admin', body: { json: { value: null } } },
+  {
+    name: 'value null',
+    method: 'PUT',
+    path: `${SETTINGS}/retries`,
+    as: 'admin',
+    body: { json: { value: null } },
+  },
   { name: 'unknown setting', method: 'GET', path: `${SETTINGS}/nope`, as: 'admin' },
   { name: 'no route', method: 'GET', path: '/api/acme/v1/nothing' },
   { name: 'no route under the root', method: 'POST', path: '/api/x', body: { json: { value: 1 } } },
@@ -97,7 +130,13 @@ export const PARITY_CASES: readonly ParityCase[] = [
     as: 'admin',
     body: { text: 'value=5', type: 'text/plain' },
   },
-  { name: '415 without Content-Type', method: 'PUT', path: `${SETTINGS}/retries`, as: 'admin', body: { text: '{"value":5}' } },
+  {
+    name: '415 without Content-Type',
+    method: 'PUT',
+    path: `${SETTINGS}/retries`,
+    as: 'admin',
+    body: { text: '{"value":5}' },
+  },
   {
     name: '415 for a non-UTF-8 charset',
     method: 'PUT',
@@ -121,7 +160,13 @@ export const PARITY_CASES: readonly ParityCase[] = [
     body: { text: '{"value":', type: 'application/json' },
     hostParserStatus: 400,
   },
-  { name: 'JSON that is not an object', method: 'PUT', path: `${SETTINGS}/retries`, as: 'admin', body: { json: [5] } },
+  {
+    name: 'JSON that is not an object',
+    method: 'PUT',
+    path: `${SETTINGS}/retries`,
+    as: 'admin',
+    body: { json: [5] },
+  },
   {
     name: 'JSON nested too deep',
     method: 'PUT',
@@ -156,7 +201,10 @@ export const PARITY_CASES: readonly ParityCase[] = [
     method: 'PUT',
     path: `${SETTINGS}/title`,
     as: 'admin',
-    body: { chunks: [bigJson.slice(0, 700), bigJson.slice(700, 1400), bigJson.slice(1400)], type: 'application/json' },
+    body: {
+      chunks: [bigJson.slice(0, 700), bigJson.slice(700, 1400), bigJson.slice(1400)],
+      type: 'application/json',
+    },
   },
   {
     name: '413 with a lying Content-Length, body never ends',
@@ -166,7 +214,13 @@ export const PARITY_CASES: readonly ParityCase[] = [
     body: { declared: 50_000_000, chunks: [bigJson], type: 'application/json' },
     hostParserStatus: 'waits',
   },
-  { name: 'exactly at the limit', method: 'PUT', path: `${SETTINGS}/title`, as: 'admin', body: { text: overLimit(MAX_BODY_BYTES - 12), type: 'application/json' } },
+  {
+    name: 'exactly at the limit',
+    method: 'PUT',
+    path: `${SETTINGS}/title`,
+    as: 'admin',
+    body: { text: overLimit(MAX_BODY_BYTES - 12), type: 'application/json' },
+  },
   { name: '401 without a user', method: 'GET', path: SETTINGS },
   { name: '403 without the capability', method: 'GET', path: SETTINGS, as: 'clerk' },
   { name: 'argument errors come before 401', method: 'PUT', path: `${SETTINGS}/retries`, body: { json: {} } },
@@ -181,11 +235,26 @@ export const PARITY_CASES: readonly ParityCase[] = [
     as: 'admin',
     body: { json: { name: 'Café crème', price: 3.5 } },
   },
-  { name: 'create another', method: 'POST', path: ITEMS, as: 'admin', body: { json: { name: 'Tea', price: 2 } } },
-  { name: 'query coercion and paging headers', method: 'GET', path: `${ITEMS}?per_page=1&page=2&orderby=name&order=ASC` },
+  {
+    name: 'create another',
+    method: 'POST',
+    path: ITEMS,
+    as: 'admin',
+    body: { json: { name: 'Tea', price: 2 } },
+  },
+  {
+    name: 'query coercion and paging headers',
+    method: 'GET',
+    path: `${ITEMS}?per_page=1&page=2&orderby=name&order=ASC`,
+  },
   { name: 'query: invalid integer', method: 'GET', path: `${ITEMS}?per_page=abc` },
   { name: 'query: percent-encoded search', method: 'GET', path: `${ITEMS}?search=caf%C3%A9` },
-  { name: 'query: + is a space', method: 'GET', path: `${ITEMS}?search=caf%C3%A9+cr%C3%A8me&context=edit`, as: 'admin' },
+  {
+    name: 'query: + is a space',
+    method: 'GET',
+    path: `${ITEMS}?search=caf%C3%A9+cr%C3%A8me&context=edit`,
+    as: 'admin',
+  },
   { name: 'integer path parameter', method: 'GET', path: `${ITEMS}/2` },
   { name: 'non-digit path parameter', method: 'GET', path: `${ITEMS}/abc` },
   { name: 'envelope 404', method: 'GET', path: `${ITEMS}/99` },
@@ -200,6 +269,11 @@ export const PARITY_CASES: readonly ParityCase[] = [
     as: 'session',
     body: { form: { framework_shop_title: 'Pay by card', framework_shop_retries: '4' } },
   },
-  { name: 'admin page after the post', method: 'GET', path: '/admin/settings/shop?settings-updated=true', as: 'session' },
+  {
+    name: 'admin page after the post',
+    method: 'GET',
+    path: '/admin/settings/shop?settings-updated=true',
+    as: 'session',
+  },
   { name: 'the post reached the store', method: 'GET', path: `${SETTINGS}/title`, as: 'admin' },
 ];
