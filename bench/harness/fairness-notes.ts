@@ -7,9 +7,11 @@ export const FAIRNESS_NOTES: readonly string[] = [
     'ratios, so noise that lasts longer than a round cancels out. Nothing is asserted on times; `npm test` ' +
     'never runs these.',
   '**Source, not build.** The bench runs the TypeScript sources through tsx (esbuild), as the tests do, so ' +
-    'no build step is needed on a fresh clone. esbuild’s `keepNames` adds a `__name` call where a named ' +
-    'closure is created; none is created per request on the measured paths (checked on the transformed ' +
-    'sources), so the numbers match the built package.',
+    'no build step is needed on a fresh clone. tsx compiles with esbuild’s `keepNames`, which turns every ' +
+    'named closure into a `__name(…)` call (an `Object.defineProperty`) where it is created; the built package ' +
+    '(tsup) has no such calls. On the measured paths one such closure is created per request, `write` in ' +
+    '`serveExchange` (`src/adapters/node/serve-exchange.ts`): about 3% of the node adapter server’s CPU in the ' +
+    'profile, paid here but not by users of the build. The bench’s own baselines create none per request.',
   '**Warm `getValue`.** The settings are loaded first (one `getMany`); `getValue` then reads memory. ' +
     'The baseline is `Map.get` of the stored text by the same setting id plus the conversion the settings ' +
     'layer applies to stored integers (decimal check, `Number`, truncation). `getValue` returns a Promise, ' +
@@ -26,7 +28,7 @@ export const FAIRNESS_NOTES: readonly string[] = [
     'compiled by Ajv with `coerceTypes` and `useDefaults`. Input: the parsed query ' +
     '`page=3&per_page=25&search=blue+shirt&orderby=name&order=ASC` (two integers to coerce). The library ' +
     'gets the parsed values (a `Map`, as the pipeline passes them) and returns a new params object; Ajv ' +
-    'writes coercions into its input, so it gets a shallow copy per call (about 20 ns, counted on its side). ' +
+    'writes coercions into its input, so it gets a shallow copy per call (20–40 ns, counted on its side). ' +
     'Both results are checked equal first. One input shape only: alternating two query shapes sends Ajv ' +
     'into a V8 slow path (about 30× slower) that would flatter the library.',
   '**Route matching vs find-my-way.** Entry used: the internal `RouteMatcher` ' +
@@ -46,7 +48,7 @@ export const FAIRNESS_NOTES: readonly string[] = [
     '(type conversion without validation), checked byte for byte against the library’s. Both sides are ' +
     'async and awaited. Values: a cycle of the seven types, every setting stored, every third with a default.',
   '**HTTP end to end.** Each server runs alone in its own child process on 127.0.0.1; autocannon ' +
-    '(keep-alive, same connections and pipelining for both) runs in the parent, one server at a time, ' +
+    '(keep-alive, same connections and pipelining for both) runs in the scenario’s process, one server at a time, ' +
     'A B then B A, after a warm-up run of each. Both sides answer GET of one setting with the same bearer ' +
     'check, the same capability check and the same JSON body with `Content-Type` and `Content-Length` ' +
     '(compared before loading). The bare node:http handler and the native Fastify route check the raw ' +

@@ -6,10 +6,10 @@
  */
 
 const HTTP_NOISE =
-  '**Read the server CPU first.** Loopback throughput on this shared 2-core VM moves by ±50% from one ' +
+  '**Read the server CPU too.** Loopback throughput on this shared 2-core VM moves by ±50% from one ' +
   '3-second run to the next while other processes load the machine (see the per-round ratios). Each server ' +
-  'process also reports the CPU time it spent per request (diagnostics table); that ratio barely moves ' +
-  'with the load and is the better reading of what the library costs. In the profiles, the kernel’s ' +
+  'process also reports the CPU time it spent per request (diagnostics table); that ratio moves much ' +
+  'less with the load and is the steadier reading of what the library costs. In the profiles, the kernel’s ' +
   '`writev` is 56–62% of every server’s non-idle time, the same work on both sides.';
 
 const HTTP_HISTORY =

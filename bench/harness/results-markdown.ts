@@ -157,10 +157,12 @@ export function renderResultsMarkdown(report: RunReport): string {
     renderGrowthTables(report.results),
     '## Diagnostics (no target)',
     '',
-    'The cost of one request inside the server process, without sockets: node:http listeners called with an ' +
-      "`IncomingMessage` and a `ServerResponse` on a socket that discards what is written, and Fastify's " +
-      '`app.inject`. Loopback HTTP spends most of its time in the kernel and in the load generator; these rows ' +
-      'show the part the library controls.',
+    'Each HTTP server process reports the CPU time it spent per request during the load runs (median over ' +
+      'rounds); it varies much less than requests per second when other processes load the machine. The last ' +
+      'row is the cost of one request inside the process without sockets: the node:http listeners called with ' +
+      'an `IncomingMessage` and a `ServerResponse` on a socket that discards what is written. Loopback HTTP ' +
+      'spends most of its time in the kernel and in the load generator; these rows show the part the library ' +
+      'controls.',
     '',
     renderDiagnostics(report.results),
     '## Misses: cause and proposed fix',

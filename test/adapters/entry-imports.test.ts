@@ -27,7 +27,8 @@ function runtimeImports(entry: string): Set<string> {
       ...[...source.matchAll(DYNAMIC)].map((match) => match[1]!),
     ];
     for (const specifier of specifiers) {
-      if (specifier.startsWith('.')) pending.push(resolve(dirname(file), `${specifier.replace(/\.ts$/, '')}.ts`));
+      if (specifier.startsWith('.'))
+        pending.push(resolve(dirname(file), `${specifier.replace(/\.ts$/, '')}.ts`));
       else external.add(specifier);
     }
   }
@@ -47,7 +48,9 @@ describe.each([
 
   it(`loads ${hosts.length === 0 ? 'no host framework' : `only ${hosts.join(', ')}`}`, () => {
     expect([...imports].filter((specifier) => HOSTS.includes(specifier)).sort()).toEqual([...hosts]);
-    const others = [...imports].filter((specifier) => !specifier.startsWith('node:') && !HOSTS.includes(specifier));
+    const others = [...imports].filter(
+      (specifier) => !specifier.startsWith('node:') && !HOSTS.includes(specifier),
+    );
     for (const other of others) expect(['zod', 'fast-json-stable-stringify']).toContain(other);
   });
 

@@ -78,7 +78,11 @@ describe('fastifyPlugin inside a host app', () => {
     await taught.register(fastifyPlugin(fixtureServer()));
     const listening = await listenFastify(taught);
     try {
-      const propfind = await viaHttp(listening.origin, { name: '', method: 'PROPFIND', path: '/api/acme/v1/items' });
+      const propfind = await viaHttp(listening.origin, {
+        name: '',
+        method: 'PROPFIND',
+        path: '/api/acme/v1/items',
+      });
       expect(propfind).toMatchObject({
         status: 405,
         headers: { allow: 'GET, HEAD, POST, OPTIONS' },

@@ -81,18 +81,30 @@ describe('toNodeHandler details', () => {
   it('writes a handler’s own Response as it is, repeated Set-Cookie headers included', async () => {
     const answer = await viaHttp(host.origin, { name: '', method: 'GET', path: '/api/echo/v1/cookies' });
     expect(answer).toMatchObject({ status: 202, body: 'streamed text' });
-    const raw = await rawExchange(host.origin, 'GET /api/echo/v1/cookies HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const raw = await rawExchange(
+      host.origin,
+      'GET /api/echo/v1/cookies HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
     expect(raw).toContain('set-cookie: a=1; Path=/\r\n');
     expect(raw).toContain('set-cookie: b=2; Path=/\r\n');
   });
 
   it('builds the request URL from a checked Host header, and hands authenticate a Request only when asked', async () => {
     urls.length = 0;
-    const good = await rawExchange(host.origin, 'GET /api/echo/v1/echo?x=1 HTTP/1.1\r\nHost: shop.example:8080\r\nConnection: close\r\n\r\n');
+    const good = await rawExchange(
+      host.origin,
+      'GET /api/echo/v1/echo?x=1 HTTP/1.1\r\nHost: shop.example:8080\r\nConnection: close\r\n\r\n',
+    );
     expect(good).toContain('"url":"http://shop.example:8080/api/echo/v1/echo?x=1"');
-    const bad = await rawExchange(host.origin, 'GET /api/echo/v1/echo HTTP/1.1\r\nHost: a"b<c\r\nConnection: close\r\n\r\n');
+    const bad = await rawExchange(
+      host.origin,
+      'GET /api/echo/v1/echo HTTP/1.1\r\nHost: a"b<c\r\nConnection: close\r\n\r\n',
+    );
     expect(bad).toContain('"url":"http://localhost/api/echo/v1/echo"');
-    expect(urls).toEqual(['http://shop.example:8080/api/echo/v1/echo?x=1', 'http://localhost/api/echo/v1/echo']);
+    expect(urls).toEqual([
+      'http://shop.example:8080/api/echo/v1/echo?x=1',
+      'http://localhost/api/echo/v1/echo',
+    ]);
   });
 
   it('routes an absolute-form target (as sent to proxies) by its path', async () => {
@@ -122,12 +134,19 @@ describe('toNodeHandler details', () => {
     await new Promise<void>((resolve) => {
       const { hostname, port } = new URL(host.origin);
       const socket = connect(Number(port), hostname, () => {
-        socket.write('POST /api/echo/v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"a":');
+        socket.write(
+          'POST /api/echo/v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"a":',
+        );
         setTimeout(() => socket.destroy(), 50);
       });
       socket.on('close', () => resolve());
     });
-    const after = await viaHttp(host.origin, { name: '', method: 'POST', path: '/api/echo/v1/echo', body: { json: { a: 1 } } });
+    const after = await viaHttp(host.origin, {
+      name: '',
+      method: 'POST',
+      path: '/api/echo/v1/echo',
+      body: { json: { a: 1 } },
+    });
     expect(after).toMatchObject({ status: 200, body: { body: { a: 1 } } });
     expect(errors).toEqual([]);
   });

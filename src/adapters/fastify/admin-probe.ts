@@ -16,7 +16,7 @@ export async function servesAdminPages(server: RestServer): Promise<boolean> {
     search: '',
     header: () => null,
     headers: new Headers(),
-    readBody: async () => null,
+    readBody: () => null,
     toRequest: () => new Request(PROBE_URL),
   };
   const result = await server.handleExchange(probe);

@@ -22,10 +22,17 @@ export type BodySource =
       readonly sentBytes: number;
     };
 
-/** The body source of a plain `node:http` request: none for GET and HEAD (as in the Fetch API), else the request stream. */
+/**
+ * The body source of a plain `node:http` request: none for GET and HEAD (as in the Fetch API)
+ * and for a request that announces an empty body (`Content-Length: 0`, not chunked), else the
+ * request stream.
+ */
 export function requestBodySource(req: IncomingMessage): BodySource {
   const method = req.method;
-  return method === 'GET' || method === 'HEAD' ? NO_BODY : { kind: 'stream', stream: req };
+  if (method === 'GET' || method === 'HEAD') return NO_BODY;
+  const { headers } = req;
+  if (headers['content-length'] === '0' && headers['transfer-encoding'] === undefined) return NO_BODY;
+  return { kind: 'stream', stream: req };
 }
 
 /** The source of a request without a body. */
@@ -97,17 +104,21 @@ export class NodeExchange implements RestExchange {
     return this.#headers;
   }
 
-  async readBody(maxBytes: number): Promise<Uint8Array | null> {
+  readBody(maxBytes: number): Promise<Uint8Array | null> | null {
     const body = this.#body;
     if (body.kind === 'none') return null;
     this.bodyTouched = true;
-    if (body.kind === 'bytes' && Math.max(body.sentBytes, body.bytes.byteLength) > maxBytes) {
-      throw bodyTooLargeError(maxBytes);
+    if (body.kind === 'bytes') {
+      if (Math.max(body.sentBytes, body.bytes.byteLength) > maxBytes) {
+        return Promise.reject(bodyTooLargeError(maxBytes));
+      }
+      this.#readBytes = body.bytes;
+      return Promise.resolve(body.bytes);
     }
-    const bytes =
-      body.kind === 'bytes' ? body.bytes : await readNodeBody(body.stream, maxBytes, this.bodyState);
-    this.#readBytes = bytes;
-    return bytes;
+    return readNodeBody(body.stream, maxBytes, this.bodyState).then((bytes) => {
+      this.#readBytes = bytes;
+      return bytes;
+    });
   }
 
   /**

@@ -190,6 +190,14 @@ export const PARITY_CASES: readonly ParityCase[] = [
     hostParserStatus: 400,
   },
   {
+    name: 'empty body (Content-Length: 0)',
+    method: 'PUT',
+    path: `${SETTINGS}/retries`,
+    as: 'admin',
+    body: { text: '', type: 'application/json' },
+  },
+  { name: 'empty POST without a type', method: 'POST', path: '/api/acme/v1', body: { text: '' } },
+  {
     name: '413 with Content-Length',
     method: 'PUT',
     path: `${SETTINGS}/title`,
