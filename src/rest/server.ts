@@ -62,6 +62,8 @@ export interface RestServer {
   getSystemStatus(): Promise<Record<string, unknown>>;
   /** The server's REST root, host namespace and management capability. */
   readonly info: RestServerInfo;
+  /** Whether admin pages are served under `/admin/` (`createRestServer({ admin })` with at least one page). */
+  readonly servesAdminPages: boolean;
   /**
    * For host adapters: answers a light {@link RestExchange} without a Fetch `Request`, and
    * returns the result unserialised (`kind: 'json'`: status, headers, JSON text) so the
@@ -261,6 +263,7 @@ export function createRestServer(options: RestServerOptions): RestServer {
 
   return {
     info,
+    servesAdminPages: admin !== undefined && admin.pages.length > 0,
     fetch(request: Request): Promise<Response> {
       let exchange: FetchExchange;
       try {

@@ -41,6 +41,14 @@ describe('admin hook', () => {
     ]);
     expect(Object.keys(await context.getSystemStatus())).toEqual(['commerce_acme', 'commerce_plain']);
     expect(status.seen[0]!.user).toBeNull();
+    expect(server.servesAdminPages).toBe(true);
+  });
+
+  it('says whether it serves admin pages', () => {
+    expect(makeServer().servesAdminPages).toBe(false);
+    expect(
+      makeServer({ admin: { pages: [], csrfSecret: 'a-secret-of-enough-length' } }).servesAdminPages,
+    ).toBe(false);
   });
 
   it('answers 404 HTML when no page answers, and leaves REST routes alone', async () => {

@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestServer } from '../../rest/server';
 import { type BodySource, NO_BODY, NodeExchange } from '../node/node-exchange';
-import { servesAdminPages } from './admin-probe';
 import { fastifyRoutePaths } from './fastify-paths';
 import { sendResult } from './send-result';
 
@@ -67,6 +66,6 @@ export function fastifyPlugin(server: RestServer): FastifyPluginAsync {
     const { restRoot } = server.info;
     for (const path of fastifyRoutePaths(server.getRoutes(), restRoot)) route(path);
     route(`${restRoot}/*`);
-    if (await servesAdminPages(server)) for (const path of ADMIN_PATHS) route(path);
+    if (server.servesAdminPages) for (const path of ADMIN_PATHS) route(path);
   };
 }
