@@ -13,10 +13,10 @@ export function serveExchange(
   exchange: NodeExchange,
   res: ServerResponse,
 ): Promise<void> {
-  const write = (result: RestResult): Promise<void> | undefined =>
-    writeResult(res, result, exchange.method === 'HEAD', exchange.leftBodyUnread());
   return server
     .handleExchange(exchange)
-    .then(write)
+    .then((result: RestResult) =>
+      writeResult(res, result, exchange.method === 'HEAD', exchange.leftBodyUnread()),
+    )
     .catch(() => writeInternalError(res));
 }

@@ -73,6 +73,11 @@ const NO_VALUES: readonly string[] = Object.freeze([]);
 export class RouteMatcher<R> {
   /** Routes without parameters, by full path, with their (shared, frozen) match. */
   readonly #exact = new Map<string, RouteMatch<R>>();
+  /**
+   * The lengths of the paths in {@link #exact}: a path of another length skips that lookup,
+   * which would hash the whole path only to miss (most paths with parameters).
+   */
+  readonly #exactLengths = new Set<number>();
   readonly #root = new MatchNode<R>();
   #compressed = false;
 
@@ -86,6 +91,7 @@ export class RouteMatcher<R> {
       const path = `/${segments.map((segment) => (segment as { text: string }).text).join('/')}`;
       if (this.#exact.has(path)) return false;
       this.#exact.set(path, Object.freeze({ route, values: NO_VALUES }));
+      this.#exactLengths.add(path.length);
       return true;
     }
     let node = this.#root;
@@ -114,8 +120,10 @@ export class RouteMatcher<R> {
 
   /** The route of `path` (starting with `/`), with its raw parameter values, or `null`. */
   match(path: string): RouteMatch<R> | null {
-    const exact = this.#exact.get(path);
-    if (exact !== undefined) return exact;
+    if (this.#exactLengths.has(path.length)) {
+      const exact = this.#exact.get(path);
+      if (exact !== undefined) return exact;
+    }
     if (path.length === 0 || path.charCodeAt(0) !== 47) return null;
     if (!this.#compressed) {
       compress(this.#root);
