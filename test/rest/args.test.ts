@@ -203,7 +203,11 @@ describe('required, default and sources', () => {
         a: 5,
         b: 2,
       });
-      for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain']) {
+      for (const type of [
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'text/plain',
+      ]) {
         const answer = await call(server, method, '/api/test/v1/w?a=1&b=2', {
           rawBody: '',
           headers: { 'content-type': type },
