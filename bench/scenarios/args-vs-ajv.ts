@@ -1,31 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
 import Ajv from 'ajv';
-import { type ArgSchema, compileArgs } from 'commerce-plugin-framework';
+import { type ArgSchema, compileArgs, Framework_REST_Controller } from 'commerce-plugin-framework';
 import { compareInterleaved } from '../harness/interleaved';
 import type { RunSettings, Scenario, ScenarioResult } from '../harness/scenario';
 import { timeRow } from '../harness/time-row';
 
 const OPS = 1000;
 
-/** The five collection arguments of a list route (as `Framework_REST_Controller.getCollectionParams` declares them). */
-const COLLECTION_ARGS: Readonly<Record<string, ArgSchema>> = {
-  page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
-  per_page: {
-    description: 'Maximum number of items to return per page.',
-    type: 'integer',
-    default: 10,
-    minimum: 1,
-    maximum: 100,
-  },
-  search: { description: 'Limit results to those matching a string.', type: 'string' },
-  orderby: {
-    description: 'Sort the collection by this attribute.',
-    type: 'string',
-    enum: ['date', 'name', 'modified'],
-    default: 'date',
-  },
-  order: { description: 'Sort direction.', type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' },
-};
+/** A list controller that keeps the library's standard collection arguments. */
+class BenchListController extends Framework_REST_Controller {
+  registerRoutes(): void {}
+}
+
+/** The five collection arguments of a list route, as `Framework_REST_Controller.getCollectionParams` declares them. */
+const COLLECTION_ARGS: Readonly<Record<string, ArgSchema>> = new BenchListController(
+  'bench/v1',
+  'items',
+).getCollectionParams();
 
 /** The equivalent JSON Schema for Ajv (draft-07, the Ajv default; the keywords used mean the same there). */
 const COLLECTION_SCHEMA = {

@@ -21,6 +21,13 @@ export interface OptionStoreSuiteOptions {
 
 const MIB = 1024 * 1024;
 
+/** A store that has the optional `watch`. */
+type WatchableStore = OptionStore & Required<Pick<OptionStore, 'watch'>>;
+
+function hasWatch(store: OptionStore): store is WatchableStore {
+  return typeof store.watch === 'function';
+}
+
 /** Text of exactly `bytes` UTF-8 bytes, mixing 1-, 2-, 3- and 4-byte characters. */
 function textOfBytes(bytes: number): string {
   const unit = 'a\u00e9\u20ac\u{1d306}'; // 1 + 2 + 3 + 4 = 10 bytes
@@ -109,6 +116,38 @@ export function testOptionStore(
       if (await waitUntil(() => seen.includes(probe), Math.min(250, watchTimeoutMs))) return;
     }
     throw new Error(`watch reported no write of the other instance within ${watchTimeoutMs} ms`);
+  };
+
+  /** A store with `watch` and a sibling to write through; `undefined` (the test skipped) for a store without `watch`. */
+  const openWatchedPair = async (
+    skip: (note?: string) => void,
+  ): Promise<{ watcher: WatchableStore; writer: OptionStore } | undefined> => {
+    const watcher = await open();
+    if (!hasWatch(watcher)) {
+      skip('the store has no watch');
+      return undefined;
+    }
+    return { watcher, writer: await openSibling(watcher) };
+  };
+
+  /**
+   * Runs `check` with a store whose watch reports into `seen`, live by then, and a sibling to
+   * write through; unsubscribes afterwards. Skips the test for a store without `watch`.
+   */
+  const checkWatch = async (
+    skip: (note?: string) => void,
+    check: (pair: { watcher: WatchableStore; writer: OptionStore; seen: readonly string[] }) => Promise<void>,
+  ): Promise<void> => {
+    const pair = await openWatchedPair(skip);
+    if (!pair) return;
+    const seen: string[] = [];
+    const unsubscribe = pair.watcher.watch((changed) => seen.push(changed));
+    try {
+      await primeWatch(pair.writer, seen);
+      await check({ ...pair, seen });
+    } finally {
+      unsubscribe();
+    }
   };
 
   describe(`OptionStore conformance: ${name}`, () => {
@@ -319,14 +358,8 @@ export function testOptionStore(
       await expect(first.get(k)).resolves.toBeUndefined();
     });
 
-    test("watch reports another instance's sets and deletes", async ({ skip }) => {
-      const watcher = await open();
-      if (typeof watcher.watch !== 'function') return skip('the store has no watch');
-      const writer = await openSibling(watcher);
-      const seen: string[] = [];
-      const unsubscribe = watcher.watch((changed) => seen.push(changed));
-      try {
-        await primeWatch(writer, seen);
+    test("watch reports another instance's sets and deletes", ({ skip }) =>
+      checkWatch(skip, async ({ writer, seen }) => {
         const k = key('watched');
         await writer.set(k, 'set');
         expect(await waitUntil(() => seen.includes(k), watchTimeoutMs)).toBe(true);
@@ -336,19 +369,10 @@ export function testOptionStore(
         const odd = key("watched 'odd' %_*?[ key 😀");
         await writer.set(odd, 'odd');
         expect(await waitUntil(() => seen.includes(odd), watchTimeoutMs)).toBe(true);
-      } finally {
-        unsubscribe();
-      }
-    });
+      }));
 
-    test("watch does not report the instance's own writes", async ({ skip }) => {
-      const watcher = await open();
-      if (typeof watcher.watch !== 'function') return skip('the store has no watch');
-      const writer = await openSibling(watcher);
-      const seen: string[] = [];
-      const unsubscribe = watcher.watch((changed) => seen.push(changed));
-      try {
-        await primeWatch(writer, seen);
+    test("watch does not report the instance's own writes", ({ skip }) =>
+      checkWatch(skip, async ({ watcher, writer, seen }) => {
         const own = key('own');
         await watcher.set(own, 'mine');
         await watcher.set(own, 'mine again');
@@ -358,15 +382,12 @@ export function testOptionStore(
         await writer.set(marker, 'theirs');
         expect(await waitUntil(() => seen.includes(marker), watchTimeoutMs)).toBe(true);
         expect(seen).not.toContain(own);
-      } finally {
-        unsubscribe();
-      }
-    });
+      }));
 
     test('unsubscribing stops the reports to that subscriber only', async ({ skip }) => {
-      const watcher = await open();
-      if (typeof watcher.watch !== 'function') return skip('the store has no watch');
-      const writer = await openSibling(watcher);
+      const pair = await openWatchedPair(skip);
+      if (!pair) return;
+      const { watcher, writer } = pair;
       const stopped: string[] = [];
       const kept: string[] = [];
       const unsubscribe = watcher.watch((changed) => stopped.push(changed));

@@ -17,13 +17,12 @@ import {
   type ArgSchema,
   allowPublic,
   createRestServer,
-  Framework_Plugin,
   Framework_Plugin_Exception,
   type RestServer,
-  type RouteRegistry,
 } from 'commerce-plugin-framework';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ExtraRoutesPlugin } from './support/extra-routes-plugin';
 
 const SEED = 0xa59;
 console.log(`[reliability] arg-validation fast-check seed ${SEED}`);
@@ -305,23 +304,16 @@ function hasDocumentedStricterRule(value: unknown, schema: ArgSchema, topRequire
 type Verdict = { accepted: true; value: unknown } | { accepted: false; code: string };
 
 /** A plugin with one public route, POST /api/prop/v1/check, whose only argument `x` has the given schema. */
-class ArgPlugin extends Framework_Plugin {
+class ArgPlugin extends ExtraRoutesPlugin {
   constructor(readonly schema: ArgSchema) {
-    super({ id: 'prop', name: 'Property', version: '1.0.0' });
-  }
-  protected override initRestApiHandler(): void {
-    super.initRestApiHandler();
-    const handler = this.restApiHandler!;
-    const register = handler.registerRoutes.bind(handler);
-    handler.registerRoutes = (routes: RouteRegistry) => {
-      register(routes);
+    super({ id: 'prop', name: 'Property', version: '1.0.0' }, (routes) =>
       routes.register('prop/v1', '/check', {
         methods: 'POST',
         permission: allowPublic(),
-        args: { x: this.schema },
+        args: { x: schema },
         handler: (request) => ({ has: Object.hasOwn(request.params, 'x'), x: request.get('x') }),
-      });
-    };
+      }),
+    );
   }
 }
 

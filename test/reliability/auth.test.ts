@@ -9,14 +9,13 @@ import {
   bearerTokenAuth,
   constantTimeEqual,
   createRestServer,
-  Framework_Plugin,
   MASKED_VALUE,
   OptionStoreError,
   type RestUser,
-  type RouteRegistry,
 } from 'commerce-plugin-framework';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Fault, PASS } from '../support/fault-injecting-store';
+import { ExtraRoutesPlugin } from './support/extra-routes-plugin';
 import {
   ADMIN_TOKEN,
   type Answer,
@@ -227,16 +226,9 @@ function expectNoInternals(answer: Answer): void {
 }
 
 /** A plugin whose routes throw what a buggy or unlucky handler throws. */
-class ThrowingPlugin extends Framework_Plugin {
+class ThrowingPlugin extends ExtraRoutesPlugin {
   constructor() {
-    super({ id: 'boom', name: 'Boom', version: '1.0.0' });
-  }
-  protected override initRestApiHandler(): void {
-    super.initRestApiHandler();
-    const handler = this.restApiHandler!;
-    const register = handler.registerRoutes.bind(handler);
-    handler.registerRoutes = (routes: RouteRegistry) => {
-      register(routes);
+    super({ id: 'boom', name: 'Boom', version: '1.0.0' }, (routes) => {
       const route = (path: string, thrown: () => unknown) =>
         routes.register('boom/v1', path, {
           methods: 'GET',
@@ -263,7 +255,7 @@ class ThrowingPlugin extends Framework_Plugin {
         },
         handler: () => 'never',
       });
-    };
+    });
   }
 }
 

@@ -3,37 +3,23 @@
  * limit sent as streams, huge URLs, encoded slashes and dot segments in setting ids, repeated
  * query keys, and header values that must never come back in response headers.
  */
-import {
-  allowPublic,
-  createRestServer,
-  Framework_Plugin,
-  type RouteRegistry,
-} from 'commerce-plugin-framework';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { allowPublic, createRestServer } from 'commerce-plugin-framework';
+import { describe, expect, it } from 'vitest';
+import { ExtraRoutesPlugin } from './support/extra-routes-plugin';
 import {
   ADMIN_TOKEN,
   type Answer,
   expectRestError,
+  freshShopForEachTest,
   SETTINGS_PATH,
-  type ShopServer,
   send,
   shopServer,
   snapshotStore,
   utf8,
 } from './support/shop';
 
-let shop: ShopServer;
-let before: Array<[string, string]>;
-
-beforeEach(async () => {
-  shop = shopServer();
-  before = await snapshotStore(shop.data);
-});
-
-async function expectStoreUnchanged(): Promise<void> {
-  expect(shop.store.count('set') + shop.store.count('delete')).toBe(0);
-  expect(await snapshotStore(shop.data)).toEqual(before);
-}
+const shop = freshShopForEachTest();
+const { expectStoreUnchanged } = shop;
 
 describe('Content-Type', () => {
   const refused = [
@@ -304,16 +290,9 @@ describe('encoded slashes and dot segments in setting ids', () => {
 });
 
 /** A plugin with a public echo route whose arguments show how repeated query keys are read. */
-class EchoPlugin extends Framework_Plugin {
+class EchoPlugin extends ExtraRoutesPlugin {
   constructor() {
-    super({ id: 'echo', name: 'Echo', version: '1.0.0' });
-  }
-  protected override initRestApiHandler(): void {
-    super.initRestApiHandler();
-    const handler = this.restApiHandler!;
-    const register = handler.registerRoutes.bind(handler);
-    handler.registerRoutes = (routes: RouteRegistry) => {
-      register(routes);
+    super({ id: 'echo', name: 'Echo', version: '1.0.0' }, (routes) =>
       routes.register('echo/v1', '/args', {
         methods: 'GET',
         permission: allowPublic(),
@@ -324,8 +303,8 @@ class EchoPlugin extends Framework_Plugin {
           any: {},
         },
         handler: (request) => request.params,
-      });
-    };
+      }),
+    );
   }
 }
 

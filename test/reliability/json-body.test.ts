@@ -3,27 +3,20 @@
  * store is byte for byte what it was (no write reached it), and no prototype is polluted.
  */
 import { Framework_Plugin_Exception, MAX_BODY_DEPTH, MAX_JSON_DEPTH } from 'commerce-plugin-framework';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
   type Answer,
   bytes,
   expectNoPollution,
   expectRestError,
+  freshShopForEachTest,
   SETTINGS_PATH,
-  type ShopServer,
   send,
-  shopServer,
-  snapshotStore,
 } from './support/shop';
 
-let shop: ShopServer;
-let before: Array<[string, string]>;
-
-beforeEach(async () => {
-  shop = shopServer();
-  before = await snapshotStore(shop.data);
-});
+const shop = freshShopForEachTest();
+const { expectStoreUnchanged } = shop;
 
 afterEach(() => {
   expectNoPollution();
@@ -40,12 +33,6 @@ function put(
     body,
     headers: { 'content-type': contentType },
   });
-}
-
-/** Asserts that nothing was written: no set or delete reached the store and its data is unchanged. */
-async function expectStoreUnchanged(): Promise<void> {
-  expect(shop.store.count('set') + shop.store.count('delete')).toBe(0);
-  expect(await snapshotStore(shop.data)).toEqual(before);
 }
 
 /** Asserts a rejected request: the error, and nothing written. */

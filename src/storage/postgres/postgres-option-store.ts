@@ -1,8 +1,6 @@
-import { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
+import type { OptionStoreError, OptionStoreOperation } from '../../errors/option-store-error';
 import type { OptionStore } from '../option-store';
-import { decodeChangeMessage, encodeChangeMessage, newInstanceId } from '../remote/change-message';
-import { ChangeWatchers } from '../remote/change-watchers';
-import { closedStoreError, runStoreOperation, type StoreOperationContext } from '../remote/store-operation';
+import { type ChangeFeedEvents, RemoteStoreCore } from '../remote/remote-store-core';
 import type { NotificationFeed, NotificationFeedEvents } from './notification-feed';
 import { type OptionTableSql, optionTableSql } from './option-table-sql';
 import { PgliteFeed } from './pglite-feed';
@@ -89,14 +87,9 @@ export class PostgresOptionStore implements OptionStore {
   readonly #client: ClassifiedPostgresClient;
   readonly #tableName: OptionTableName;
   readonly #sql: OptionTableSql;
-  readonly #context: StoreOperationContext;
   readonly #reconnect: ReconnectOptions;
-  readonly #onWatchError: ((error: OptionStoreError) => void) | undefined;
-  readonly #instanceId = newInstanceId();
-  readonly #watchers: ChangeWatchers;
-  #feed: NotificationFeed | null = null;
+  readonly #core: RemoteStoreCore;
   #tableReady: Promise<void> | null = null;
-  #closed = false;
 
   /**
    * @param options - the client, and optionally the table, operation timeout, reconnect backoff and watch error handler
@@ -108,18 +101,13 @@ export class PostgresOptionStore implements OptionStore {
     this.table = this.#tableName.name;
     this.channel = this.#tableName.channel;
     this.#sql = optionTableSql(this.#tableName);
-    this.#context = { store: STORE_NAME, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     this.#reconnect = options.reconnect ?? {};
-    this.#onWatchError = options.onWatchError;
-    this.#watchers = new ChangeWatchers((error) =>
-      this.#reportWatchError(
-        new OptionStoreError('watch', {
-          store: STORE_NAME,
-          cause: error,
-          message: `${STORE_NAME}.watch: a subscriber threw: ${error instanceof Error ? error.message : String(error)}`,
-        }),
-      ),
-    );
+    this.#core = new RemoteStoreCore({
+      store: STORE_NAME,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      onWatchError: options.onWatchError,
+      openFeed: (events) => this.#openFeed(events),
+    });
   }
 
   /** {@inheritDoc OptionStore.get} */
@@ -133,7 +121,7 @@ export class PostgresOptionStore implements OptionStore {
 
   /** {@inheritDoc OptionStore.getMany} */
   getMany(keys: readonly string[]): Promise<Map<string, string>> {
-    if (keys.length === 0 && !this.#closed) return Promise.resolve(new Map());
+    if (keys.length === 0 && !this.#core.closed) return Promise.resolve(new Map());
     return this.#run('getMany', async () => {
       const found = new Map<string, string>();
       const { rows } = await this.#query(this.#sql.getMany, [[...new Set(keys)]]);
@@ -177,37 +165,22 @@ export class PostgresOptionStore implements OptionStore {
    * subscribers too: its caller was told it failed, so for them it is someone else's change.
    */
   watch(onChange: (key: string) => void, onResync?: () => void): () => void {
-    if (this.#closed) return () => {};
-    const remove = this.#watchers.add(onChange, onResync);
-    if (!this.#feed) this.#feed = this.#openFeed();
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      if (remove()) this.#stopFeed();
-    };
+    return this.#core.watch(onChange, onResync);
   }
 
   /** Stops the change feed and ends the LISTEN connection the store opened; the client stays open. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#watchers.clear();
-    const feed = this.#feed;
-    this.#feed = null;
-    await feed?.stop();
+  close(): Promise<void> {
+    return this.#core.close();
   }
 
   #run<T>(operation: OptionStoreOperation, work: () => Promise<T>, writtenKey?: string): Promise<T> {
-    if (this.#closed) return Promise.reject(closedStoreError(STORE_NAME, operation));
-    return runStoreOperation(
-      this.#context,
+    return this.#core.run(
       operation,
       async () => {
         await this.#ensureTable();
         return work();
       },
-      writtenKey === undefined ? undefined : () => this.#watchers.reportChange(writtenKey),
+      writtenKey,
     );
   }
 
@@ -237,16 +210,12 @@ export class PostgresOptionStore implements OptionStore {
   }
 
   #changeMessage(key: string): string {
-    return encodeChangeMessage(this.#instanceId, key, MAX_NOTIFY_PAYLOAD_BYTES);
+    return this.#core.changeMessage(key, MAX_NOTIFY_PAYLOAD_BYTES);
   }
 
-  #openFeed(): NotificationFeed | null {
-    const events: NotificationFeedEvents = {
-      onPayload: (payload) => this.#onPayload(payload),
-      onActive: () => this.#watchers.reportResync(),
-      onError: (error) => this.#reportWatchError(error),
-    };
-    const timing = this.#context;
+  #openFeed({ onMessage, onActive, onError }: ChangeFeedEvents): NotificationFeed | null {
+    const events: NotificationFeedEvents = { onPayload: onMessage, onActive, onError };
+    const timing = this.#core.context;
     const { kind, client } = this.#client;
     switch (kind) {
       case 'pglite':
@@ -257,29 +226,6 @@ export class PostgresOptionStore implements OptionStore {
         return new SharedConnectionFeed(client, this.channel, events, timing);
       case 'query-only':
         return null;
-    }
-  }
-
-  #stopFeed(): void {
-    const feed = this.#feed;
-    this.#feed = null;
-    feed?.stop().catch((error: unknown) => {
-      this.#reportWatchError(new OptionStoreError('watch', { store: STORE_NAME, cause: error }));
-    });
-  }
-
-  #onPayload(payload: string): void {
-    const message = decodeChangeMessage(payload);
-    if (message.sender === this.#instanceId) return;
-    if (message.kind === 'change') this.#watchers.reportChange(message.key);
-    else this.#watchers.reportResync();
-  }
-
-  #reportWatchError(error: OptionStoreError): void {
-    try {
-      this.#onWatchError?.(error);
-    } catch {
-      // The error handler's own failure has nowhere further to go.
     }
   }
 }

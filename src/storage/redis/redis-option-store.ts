@@ -1,8 +1,6 @@
-import { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
+import type { OptionStoreError } from '../../errors/option-store-error';
 import type { OptionStore } from '../option-store';
-import { decodeChangeMessage, encodeChangeMessage, newInstanceId } from '../remote/change-message';
-import { ChangeWatchers } from '../remote/change-watchers';
-import { closedStoreError, runStoreOperation, type StoreOperationContext } from '../remote/store-operation';
+import { RemoteStoreCore } from '../remote/remote-store-core';
 import type { RedisCommandClient } from './redis-client';
 import { DELETE_AND_PUBLISH, SET_AND_PUBLISH } from './redis-scripts';
 import { RedisSubscriptionFeed } from './subscription-feed';
@@ -58,12 +56,7 @@ export class RedisOptionStore implements OptionStore {
   readonly channel: string;
 
   readonly #client: RedisCommandClient;
-  readonly #context: StoreOperationContext;
-  readonly #onWatchError: ((error: OptionStoreError) => void) | undefined;
-  readonly #instanceId = newInstanceId();
-  readonly #watchers: ChangeWatchers;
-  #feed: RedisSubscriptionFeed | null = null;
-  #closed = false;
+  readonly #core: RemoteStoreCore;
 
   /**
    * @param options - the client, and optionally the key prefix, operation timeout and watch error handler
@@ -84,28 +77,23 @@ export class RedisOptionStore implements OptionStore {
     this.#client = client;
     this.keyPrefix = keyPrefix;
     this.channel = `option-store-changes:${keyPrefix}`;
-    this.#context = { store: STORE_NAME, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
-    this.#onWatchError = options.onWatchError;
-    this.#watchers = new ChangeWatchers((error) =>
-      this.#reportWatchError(
-        new OptionStoreError('watch', {
-          store: STORE_NAME,
-          cause: error,
-          message: `${STORE_NAME}.watch: a subscriber threw: ${error instanceof Error ? error.message : String(error)}`,
-        }),
-      ),
-    );
+    this.#core = new RemoteStoreCore({
+      store: STORE_NAME,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      onWatchError: options.onWatchError,
+      openFeed: (events) => new RedisSubscriptionFeed(client, this.channel, events, this.#core.context),
+    });
   }
 
   /** {@inheritDoc OptionStore.get} */
   get(key: string): Promise<string | undefined> {
-    return this.#run('get', async () => (await this.#client.get(this.keyPrefix + key)) ?? undefined);
+    return this.#core.run('get', async () => (await this.#client.get(this.keyPrefix + key)) ?? undefined);
   }
 
   /** {@inheritDoc OptionStore.getMany} */
   getMany(keys: readonly string[]): Promise<Map<string, string>> {
-    if (keys.length === 0 && !this.#closed) return Promise.resolve(new Map());
-    return this.#run('getMany', async () => {
+    if (keys.length === 0 && !this.#core.closed) return Promise.resolve(new Map());
+    return this.#core.run('getMany', async () => {
       const unique = [...new Set(keys)];
       const values = await this.#client.mget(unique.map((key) => this.keyPrefix + key));
       const found = new Map<string, string>();
@@ -119,7 +107,7 @@ export class RedisOptionStore implements OptionStore {
 
   /** {@inheritDoc OptionStore.set} */
   set(key: string, value: string): Promise<void> {
-    return this.#run(
+    return this.#core.run(
       'set',
       async () => {
         await this.#client.eval(
@@ -128,7 +116,7 @@ export class RedisOptionStore implements OptionStore {
           this.keyPrefix + key,
           value,
           this.channel,
-          encodeChangeMessage(this.#instanceId, key),
+          this.#core.changeMessage(key),
         );
       },
       key,
@@ -137,7 +125,7 @@ export class RedisOptionStore implements OptionStore {
 
   /** {@inheritDoc OptionStore.delete} */
   delete(key: string): Promise<boolean> {
-    return this.#run(
+    return this.#core.run(
       'delete',
       async () => {
         const removed = await this.#client.eval(
@@ -145,7 +133,7 @@ export class RedisOptionStore implements OptionStore {
           1,
           this.keyPrefix + key,
           this.channel,
-          encodeChangeMessage(this.#instanceId, key),
+          this.#core.changeMessage(key),
         );
         return Number(removed) > 0;
       },
@@ -162,64 +150,11 @@ export class RedisOptionStore implements OptionStore {
    * subscribers too: its caller was told it failed, so for them it is someone else's change.
    */
   watch(onChange: (key: string) => void, onResync?: () => void): () => void {
-    if (this.#closed) return () => {};
-    const remove = this.#watchers.add(onChange, onResync);
-    this.#feed ??= new RedisSubscriptionFeed(
-      this.#client,
-      this.channel,
-      {
-        onMessage: (message) => this.#onMessage(message),
-        onActive: () => this.#watchers.reportResync(),
-        onError: (error) => this.#reportWatchError(error),
-      },
-      this.#context,
-    );
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      if (remove()) this.#stopFeed();
-    };
+    return this.#core.watch(onChange, onResync);
   }
 
   /** Stops the change feed and ends the subscriber connection; the client stays open. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#watchers.clear();
-    const feed = this.#feed;
-    this.#feed = null;
-    await feed?.stop();
-  }
-
-  #run<T>(operation: OptionStoreOperation, work: () => Promise<T>, writtenKey?: string): Promise<T> {
-    if (this.#closed) return Promise.reject(closedStoreError(STORE_NAME, operation));
-    return runStoreOperation(
-      this.#context,
-      operation,
-      work,
-      writtenKey === undefined ? undefined : () => this.#watchers.reportChange(writtenKey),
-    );
-  }
-
-  #stopFeed(): void {
-    const feed = this.#feed;
-    this.#feed = null;
-    void feed?.stop();
-  }
-
-  #onMessage(text: string): void {
-    const message = decodeChangeMessage(text);
-    if (message.sender === this.#instanceId) return;
-    if (message.kind === 'change') this.#watchers.reportChange(message.key);
-    else this.#watchers.reportResync();
-  }
-
-  #reportWatchError(error: OptionStoreError): void {
-    try {
-      this.#onWatchError?.(error);
-    } catch {
-      // The error handler's own failure has nowhere further to go.
-    }
+  close(): Promise<void> {
+    return this.#core.close();
   }
 }

@@ -15,8 +15,11 @@ import {
   type RestServerOptions,
   type SettingsOptions,
 } from 'commerce-plugin-framework';
-import { expect } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { FaultInjectingStore } from '../../support/fault-injecting-store';
+import { type Answer, readAnswer } from '../../support/read-answer';
+
+export type { Answer } from '../../support/read-answer';
 
 /** A manager: may read and write settings. */
 export const ADMIN_TOKEN = 'rel-admin-7f3a9c2e41b8d6055e1f';
@@ -146,6 +149,51 @@ export async function snapshotStore(store: OptionStore): Promise<Array<[string, 
   return [...(await store.getMany(watchedKeys()))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** The shop server of the running test, in a file that makes a fresh one for every test. */
+export interface FreshShop extends ShopServer {
+  /** Asserts that the test wrote nothing: no set or delete reached the store, and its data is what it was before the test. */
+  readonly expectStoreUnchanged: () => Promise<void>;
+}
+
+/**
+ * Makes a fresh {@link shopServer} before each test of the calling file (call it at the top
+ * level) and snapshots its data; the answer always reads the running test's server.
+ */
+export function freshShopForEachTest(): FreshShop {
+  let current: ShopServer | undefined;
+  let before: Array<[string, string]> = [];
+  beforeEach(async () => {
+    current = shopServer();
+    before = await snapshotStore(current.data);
+  });
+  const now = (): ShopServer => {
+    if (!current) throw new Error('freshShopForEachTest: read outside a test');
+    return current;
+  };
+  return {
+    get server() {
+      return now().server;
+    },
+    get plugin() {
+      return now().plugin;
+    },
+    get store() {
+      return now().store;
+    },
+    get data() {
+      return now().data;
+    },
+    get reported() {
+      return now().reported;
+    },
+    expectStoreUnchanged: async () => {
+      const shop = now();
+      expect(shop.store.count('set') + shop.store.count('delete')).toBe(0);
+      expect(await snapshotStore(shop.data)).toEqual(before);
+    },
+  };
+}
+
 /** A request as a client sends it. */
 export interface SendOptions {
   readonly token?: string;
@@ -154,15 +202,6 @@ export interface SendOptions {
   /** Raw body: text, bytes or a stream. */
   readonly body?: BodyInit;
   readonly headers?: Record<string, string>;
-}
-
-/** An answer, read whole. */
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  /** The parsed JSON body, or `undefined` when the body is not JSON. */
-  readonly json: unknown;
 }
 
 /** Sends one request through `server.fetch` (`path` may carry a query string). */
@@ -182,15 +221,7 @@ export async function send(
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (body !== undefined) init.body = body;
   if (body instanceof ReadableStream) init.duplex = 'half';
-  const response = await server.fetch(new Request(`http://localhost${path}`, init));
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return readAnswer(await server.fetch(new Request(`http://localhost${path}`, init)));
 }
 
 /** UTF-8 bytes of `text`. */

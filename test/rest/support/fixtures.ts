@@ -12,6 +12,7 @@ import {
   type RestServer,
   type RestServerOptions,
 } from 'commerce-plugin-framework';
+import { readAnswer } from '../../support/read-answer';
 
 export const ADMIN_TOKEN = 'admin-token-0123456789';
 export const CLERK_TOKEN = 'clerk-token-0123456789';
@@ -103,13 +104,5 @@ export async function call(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await server.fetch(new Request(`http://localhost${path}`, { method, headers, body }));
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return readAnswer(await server.fetch(new Request(`http://localhost${path}`, { method, headers, body })));
 }
