@@ -9,9 +9,7 @@ export const FAIRNESS_NOTES: readonly string[] = [
   '**Source, not build.** The bench runs the TypeScript sources through tsx (esbuild), as the tests do, so ' +
     'no build step is needed on a fresh clone. tsx compiles with esbuild’s `keepNames`, which turns every ' +
     'named closure into a `__name(…)` call (an `Object.defineProperty`) where it is created; the built package ' +
-    '(tsup) has no such calls. On the measured paths one such closure is created per request, `write` in ' +
-    '`serveExchange` (`src/adapters/node/serve-exchange.ts`): about 3% of the node adapter server’s CPU in the ' +
-    'profile, paid here but not by users of the build. The bench’s own baselines create none per request.',
+    '(tsup) has no such calls. The one such closure the profile found on a measured path, created per request (`write` in the node adapter’s `serveExchange`, about 3% of its server’s CPU under tsx), has since been inlined.',
   '**Warm `getValue`.** The settings are loaded first (one `getMany`); `getValue` then reads memory. ' +
     'The baseline is `Map.get` of the stored text by the same setting id plus the conversion the settings ' +
     'layer applies to stored integers (decimal check, `Number`, truncation). `getValue` returns a Promise, ' +
