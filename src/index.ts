@@ -6,7 +6,7 @@
  * edge runtimes. Stores with drivers, host adapters, OpenAPI, admin pages and the store test
  * suite live in their own subpath entries.
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework
  */
 
 export { Framework_Plugin_Exception } from './errors/framework-plugin-exception';

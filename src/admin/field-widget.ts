@@ -20,21 +20,61 @@ export type FieldInputType = 'text' | 'email' | 'password' | 'number' | 'date' |
  */
 export type FieldWidget =
   /** An `<input>`; `secret` (password): never echoed, empty keeps the stored value; `file`: empty keeps it too. */
-  | { readonly kind: 'input'; readonly inputType: FieldInputType }
+  | {
+      /** A single-line `<input>`. */
+      readonly kind: 'input';
+      /** The input's `type` attribute; `text` when the control names no known input type. */
+      readonly inputType: FieldInputType;
+    }
   /** A `<textarea>` holding one value (`code`: JSON of an `object` setting). */
-  | { readonly kind: 'textarea'; readonly code: boolean }
+  | {
+      /** A multi-line `<textarea>` for one value. */
+      readonly kind: 'textarea';
+      /** Whether the text is code (JSON of an `object` setting): shown in a monospace font, no spellcheck. */
+      readonly code: boolean;
+    }
   /** One checkbox for a boolean: checked submits `yes`, unchecked means false. */
-  | { readonly kind: 'checkbox' }
+  | {
+      /** A single checkbox. */
+      readonly kind: 'checkbox';
+    }
   /** A dropdown of choices. */
-  | { readonly kind: 'select'; readonly choices: readonly FieldChoice[] }
+  | {
+      /** A single-choice `<select>`. */
+      readonly kind: 'select';
+      /** The options, in display order. */
+      readonly choices: readonly FieldChoice[];
+    }
   /** A radio group of choices. */
-  | { readonly kind: 'radio'; readonly choices: readonly FieldChoice[] }
+  | {
+      /** A group of radio buttons, one per choice. */
+      readonly kind: 'radio';
+      /** The buttons, in display order. */
+      readonly choices: readonly FieldChoice[];
+    }
   /** A multi-select of choices (multi setting, `select` control). */
-  | { readonly kind: 'multi-select'; readonly choices: readonly FieldChoice[] }
+  | {
+      /** A `<select multiple>`. */
+      readonly kind: 'multi-select';
+      /** The options, in display order; any number may be selected. */
+      readonly choices: readonly FieldChoice[];
+    }
   /** A checkbox group of choices (multi setting). */
-  | { readonly kind: 'checkbox-group'; readonly choices: readonly FieldChoice[] }
+  | {
+      /** A group of checkboxes, one per choice. */
+      readonly kind: 'checkbox-group';
+      /** The checkboxes, in display order; any number may be checked. */
+      readonly choices: readonly FieldChoice[];
+    }
   /** A `<textarea>` with one value per line (multi setting without options). */
-  | { readonly kind: 'lines'; readonly code: boolean; readonly secret: boolean };
+  | {
+      /** A `<textarea>` whose lines are the values of a multi setting. */
+      readonly kind: 'lines';
+      /** Whether each line is code (JSON of an `object` value): monospace, no spellcheck. */
+      readonly code: boolean;
+      /** Whether the values are secrets (`password` control): never echoed; an empty submission keeps them. */
+      readonly secret: boolean;
+    };
 
 const INPUT_CONTROLS: ReadonlySet<string> = new Set<FieldInputType>([
   'text',

@@ -14,13 +14,29 @@ type Parsed = { readonly value: unknown } | { readonly error: string };
 /** What a submitted field asks for. */
 export type FieldOutcome =
   /** Store this (already validated) value. */
-  | { readonly action: 'set'; readonly value: unknown }
+  | {
+      /** Store `value`. */
+      readonly action: 'set';
+      /** The typed value read from the form text, already checked against the setting. */
+      readonly value: unknown;
+    }
   /** Remove the stored value: the setting reads its default again. */
-  | { readonly action: 'clear' }
+  | {
+      /** Delete the stored value. */
+      readonly action: 'clear';
+    }
   /** Leave the stored value as it is (field absent, or an empty password or file field). */
-  | { readonly action: 'keep' }
+  | {
+      /** Write nothing for this field. */
+      readonly action: 'keep';
+    }
   /** The submitted text is not acceptable; `message` says why. */
-  | { readonly action: 'invalid'; readonly message: string };
+  | {
+      /** Reject the field (and so the form). */
+      readonly action: 'invalid';
+      /** What is wrong with the submitted text, for the merchant (shown next to the field). */
+      readonly message: string;
+    };
 
 interface TypeFormText {
   /** One value of the type as form text (`multiline`: the text may span lines, for a lone `object`). */

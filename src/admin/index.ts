@@ -5,7 +5,7 @@
  *
  * Runtime-agnostic (WebCrypto and Fetch API only).
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework/admin
  */
 
 export type { AdminPage, AdminPluginInfo, AdminRequestContext } from '../rest/admin-hook';

@@ -5,13 +5,27 @@ import type { FieldOutcome } from './form-value-codec';
 /** How saving a settings form went. */
 export type SaveResult =
   /** Every change is stored; `changed` lists the setting ids written. */
-  | { readonly ok: true; readonly changed: readonly string[] }
+  | {
+      /** Saved: every change is stored. */
+      readonly ok: true;
+      /** The ids of the settings written or cleared, in the order they were written; empty when nothing changed. */
+      readonly changed: readonly string[];
+    }
   /**
    * Writing `settingId` failed with `error` (a store error, or a subclass's `updateValue`
    * check). `restored`: the settings already written were put back to their previous values,
    * so nothing changed; false when putting them back failed too.
    */
-  | { readonly ok: false; readonly settingId: string; readonly error: unknown; readonly restored: boolean };
+  | {
+      /** Not saved: a write failed. */
+      readonly ok: false;
+      /** The id of the setting whose write failed. */
+      readonly settingId: string;
+      /** What the write threw (e.g. an `OptionStoreError`, or a `Framework_Plugin_Exception` of a subclass's check). */
+      readonly error: unknown;
+      /** `true` when the writes already made were undone (nothing changed); `false` when undoing failed too. */
+      readonly restored: boolean;
+    };
 
 function sameValue(a: unknown, b: unknown): boolean {
   return a !== null && b !== null && optionText(a) === optionText(b);

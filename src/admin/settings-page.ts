@@ -86,7 +86,8 @@ export class Framework_Register_Settings implements AdminPage {
   /**
    * @param plugin - the plugin whose settings the page edits
    * @param options - the fields (their settings handler's id must be the plugin's id)
-   * @throws {@link Framework_Plugin_Exception} (400) when the fields belong to another plugin's settings
+   * @throws `Framework_Plugin_Exception` (from `commerce-plugin-framework`, code 400) when the
+   *   fields belong to another plugin's settings, or `options.maxBodyBytes` is not a positive integer
    */
   constructor(plugin: AdminSettingsPlugin, options: RegisterSettingsOptions) {
     const settingsId = options.fields.getSettingsHandler().getId();

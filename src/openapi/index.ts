@@ -2,7 +2,7 @@
  * `commerce-plugin-framework/openapi`: an OpenAPI 3.1 document of a REST server's routes.
  * Runtime-agnostic (no `node:` import).
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework/openapi
  */
 
 export { generateOpenApiDocument, type OpenApiOptions } from './generate-openapi-document';

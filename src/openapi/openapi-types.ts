@@ -15,38 +15,77 @@ export interface OpenApiInfo {
 
 /** A server the API is reachable at. */
 export interface OpenApiServer {
+  /** The server's base URL, e.g. `https://shop.example`; the document's paths are appended to it. */
   url: string;
+  /** What this server is, e.g. `Production` (CommonMark). */
   description?: string;
 }
 
 /** One parameter of an operation (path or query). */
 export interface OpenApiParameter {
+  /** The argument's name: the `{name}` of the path, or the query key. */
   name: string;
+  /** Where the parameter is sent: a path segment or the query string. */
   in: 'path' | 'query';
+  /** Whether the request must carry it: always `true` for path parameters. */
   required: boolean;
+  /** The argument's description, when the route gives one. */
   description?: string;
+  /** The JSON Schema of the argument's value; `{type: 'string'}` when the route declares no argument for it. */
   schema: JsonSchema;
+  /** How the value is serialized: `form` for array query parameters (`?include=1,2`); absent otherwise. */
   style?: 'form' | 'simple';
+  /** `false` with `style: 'form'`: an array is one comma-separated value, not a repeated key. */
   explode?: boolean;
 }
 
 /** A response of an operation, or a reference to a shared one. */
 export type OpenApiResponse =
   | {
+      /** What the response means, e.g. `The setting.` (required by OpenAPI). */
       description: string;
+      /** The response headers, by name (e.g. the pagination headers of a list). */
       headers?: Record<string, unknown>;
-      content?: Record<string, { schema: JsonSchema }>;
+      /** The body, by media type (`application/json`); absent for a response without a body. */
+      content?: Record<
+        string,
+        {
+          /** The JSON Schema of the body. */
+          schema: JsonSchema;
+        }
+      >;
     }
-  | { $ref: string };
+  | {
+      /** A reference to a shared response, e.g. `#/components/responses/NotFound`. */
+      $ref: string;
+    };
 
 /** One operation (a method of a path). */
 export interface OpenApiOperation {
+  /** A unique id made of the method and the path's words, e.g. `get_api_acme_v1_items_by_id`. */
   operationId: string;
+  /** A one-line description, e.g. `List the settings of acme_pay`, or `GET /items/{id}` (method and route) for plugin routes. */
   summary: string;
+  /** The route's namespace (e.g. `acme/v1`), grouping operations in viewers. */
   tags: string[];
+  /** Path parameters, then (GET, DELETE) query parameters; absent when there are none. */
   parameters?: OpenApiParameter[];
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
+  /** The JSON object body (POST, PUT, PATCH) made of the non-path arguments; absent when there are none. */
+  requestBody?: {
+    /** Whether a body must be sent: `true` when at least one of its arguments is required. */
+    required: boolean;
+    /** The body by media type (`application/json`). */
+    content: Record<
+      string,
+      {
+        /** The JSON Schema of the body object. */
+        schema: JsonSchema;
+      }
+    >;
+  };
+  /** The success response and the error responses the route can produce, by HTTP status code. */
   responses: Record<string, OpenApiResponse>;
+  /** The security requirements: `bearerAuth` required, or also `{}` (anonymous) on plugin routes. */
   security: Record<string, string[]>[];
 }
 
@@ -55,15 +94,40 @@ export type OpenApiPathItem = Partial<Record<'get' | 'put' | 'post' | 'delete' |
 
 /** An OpenAPI 3.1 document, as {@link generateOpenApiDocument} builds it. */
 export interface OpenApiDocument {
+  /** The OpenAPI version the document follows. */
   openapi: '3.1.0';
+  /** Title, version and description of the API, as given to {@link generateOpenApiDocument}. */
   info: OpenApiInfo;
+  /** The default JSON Schema dialect of the schemas: the OpenAPI 3.1 base dialect URI. */
   jsonSchemaDialect: string;
+  /** Where the API is served (`OpenApiOptions.servers`); absent when none were given. */
   servers?: OpenApiServer[];
-  tags: { name: string; description?: string }[];
+  /** One tag per route namespace, in registration order. */
+  tags: {
+    /** The namespace, e.g. `acme/v1`. */
+    name: string;
+    /** What the namespace holds; set for the host's own namespace (settings and status). */
+    description?: string;
+  }[];
+  /** The operations, by full route path in `{param}` form, e.g. `/api/acme/v1/items/{id}`. */
   paths: Record<string, OpenApiPathItem>;
+  /** The parts operations share by reference. */
   components: {
+    /** Shared schemas: `Setting` (a setting item) and `Error` (the REST error body). */
     schemas: Record<string, JsonSchema>;
+    /** Shared error responses by name (`BadRequest`, `NotFound`, …), each with the `Error` body. */
     responses: Record<string, OpenApiResponse>;
-    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description?: string }>;
+    /** The security schemes by name: `bearerAuth`, a bearer token checked by the server's `authenticate`. */
+    securitySchemes: Record<
+      string,
+      {
+        /** The scheme type: HTTP authentication. */
+        type: 'http';
+        /** The HTTP auth scheme: a bearer token in `Authorization`. */
+        scheme: 'bearer';
+        /** Who issues the token and how the server reads it. */
+        description?: string;
+      }
+    >;
   };
 }

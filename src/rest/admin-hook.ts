@@ -21,7 +21,9 @@ export interface AdminRequestContext {
 
 /** A plugin as the admin pages see it. */
 export interface AdminPluginInfo {
+  /** The plugin's id, as in its settings (`acme_pay`): the `{pluginId}` of `/admin/settings/{pluginId}`. */
   readonly id: string;
+  /** The plugin's human-readable name, shown as the heading of its block on the status screen. */
   readonly name: string;
 }
 

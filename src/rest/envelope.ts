@@ -2,7 +2,9 @@ import { RestResponse } from './http/rest-response';
 
 /** A success envelope with data: `{success: true, data}`. */
 export interface SuccessEnvelope<T> {
+  /** Always `true`: tells a success body from a `{success: false, …}` failure body. */
   success: true;
+  /** The payload: the prepared item, or the array of items of a list. */
   data: T;
 }
 

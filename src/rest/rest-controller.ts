@@ -9,8 +9,16 @@ const REST_BASE = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
 
 /** The `_links` member an item gets from {@link Framework_REST_Controller.prepareItemForResponse}. */
 export interface ItemLinks {
-  self?: { href: string }[];
-  collection: { href: string }[];
+  /** The item's own URL (collection URL plus its encoded `id`); absent when the item has no string or numeric `id`. */
+  self?: {
+    /** Root-relative URL, e.g. `/api/acme/v1/items/7`. */
+    href: string;
+  }[];
+  /** The URL of the collection the item belongs to. */
+  collection: {
+    /** Root-relative URL, e.g. `/api/acme/v1/items`. */
+    href: string;
+  }[];
 }
 
 /**

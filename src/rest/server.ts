@@ -44,7 +44,12 @@ export interface RestServerOptions {
    * Admin pages to serve under `/admin/` (`Framework_Register_Settings` from
    * `commerce-plugin-framework/admin`), and the secret their CSRF tokens derive from.
    */
-  admin?: { pages: readonly AdminPage[]; csrfSecret: string };
+  admin?: {
+    /** The pages, asked in order; the first that answers a request under `/admin/` wins (at least one). */
+    pages: readonly AdminPage[];
+    /** The HMAC key of the forms' CSRF tokens (non-empty; keep it secret and stable across restarts). */
+    csrfSecret: string;
+  };
   /**
    * Called with every error answered as 500 `rest_internal_error` or 503
    * `rest_store_unavailable` (the client sees no details): log it here.

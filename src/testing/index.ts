@@ -2,7 +2,7 @@
  * `commerce-plugin-framework/testing`: the `OptionStore` conformance suite, for authors of
  * their own store adapters. Needs `vitest` (an optional peer dependency).
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework/testing
  */
 
 export type { OptionStore } from '../storage/option-store';

@@ -3,7 +3,7 @@
  * optional peer dependency, imported only by this entry. No `node:` import: runs on every
  * runtime Hono runs on.
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework/hono
  */
 
 export { toHonoApp } from './to-hono-app';

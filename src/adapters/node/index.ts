@@ -1,7 +1,7 @@
 /**
  * `commerce-plugin-framework/node`: serve a REST server with `node:http`.
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework/node
  */
 
 export { type NodeRequestHandler, toNodeHandler } from './to-node-handler';

@@ -33,7 +33,12 @@ export interface RestExchange {
 }
 
 /** Splits an absolute URL's text into path and query without building a `URL`. */
-export function splitRequestUrl(url: string): { pathname: string; search: string } {
+export function splitRequestUrl(url: string): {
+  /** The path, still percent-encoded; `/` when the URL has none. */
+  pathname: string;
+  /** The query string without its leading `?` (and without any `#fragment`); empty when there is none. */
+  search: string;
+} {
   const schemeEnd = url.indexOf('://');
   let pathStart = schemeEnd === -1 ? 0 : url.indexOf('/', schemeEnd + 3);
   if (pathStart === -1) pathStart = url.length;

@@ -1,8 +1,14 @@
 /** The JSON body of every REST error: `{code, message, data: {status, …}}`. */
 export interface RestErrorBody {
+  /** The machine-readable error code (snake_case), e.g. `rest_invalid_param`. */
   code: string;
+  /** What was wrong, for a human; never holds internals or stack traces. */
   message: string;
-  data: { status: number } & Record<string, unknown>;
+  /** The HTTP status, repeated in the body, plus any extra members the error carries (e.g. `params`). */
+  data: {
+    /** The HTTP status the error is answered with, e.g. 400. */
+    status: number;
+  } & Record<string, unknown>;
 }
 
 /**

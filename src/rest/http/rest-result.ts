@@ -5,6 +5,7 @@
  */
 export type RestResult =
   | {
+      /** A JSON (or empty) answer the adapter writes itself. */
       readonly kind: 'json';
       /** The HTTP status. */
       readonly status: number;
@@ -13,7 +14,12 @@ export type RestResult =
       /** The JSON text, or `null` for no body (HEAD, 204). */
       readonly body: string | null;
     }
-  | { readonly kind: 'response'; readonly response: Response };
+  | {
+      /** A ready Fetch `Response`, passed on as it is. */
+      readonly kind: 'response';
+      /** The response to send: status, headers and body included. */
+      readonly response: Response;
+    };
 
 /** The `Content-Type` of every JSON answer. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -3,7 +3,7 @@
  * or Client and for an embedded PGlite database. `pg` and `@electric-sql/pglite` are optional
  * peer dependencies: install the one you use; this entry imports neither.
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework/stores/postgres
  */
 
 export { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';

@@ -2,7 +2,7 @@
  * `commerce-plugin-framework/stores/redis`: the Redis option store, for an ioredis client.
  * `ioredis` is an optional peer dependency; this entry does not import it.
  *
- * @packageDocumentation
+ * @module commerce-plugin-framework/stores/redis
  */
 
 export { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
