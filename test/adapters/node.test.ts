@@ -1,23 +1,13 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'commerce-plugin-framework/node';
 import { describe, expect, it } from 'vitest';
 import { viaFetch, viaHttp } from './support/answers';
 import { fixtureServer } from './support/fixture-server';
+import { listenOn } from './support/listen';
 import { describeParity, type Listening } from './support/parity-suite';
 
-async function listenNode(handler: ReturnType<typeof toNodeHandler>): Promise<Listening> {
-  const http = createServer(handler);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      }),
-  };
+function listenNode(handler: ReturnType<typeof toNodeHandler>): Promise<Listening> {
+  return listenOn(createServer(handler));
 }
 
 describeParity('toNodeHandler answers as server.fetch', (server) => listenNode(toNodeHandler(server)));
