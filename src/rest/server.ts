@@ -135,9 +135,19 @@ function checkText(name: string, value: unknown, fallback: string): string {
 
 const ADMIN_PREFIX = '/admin/';
 
+/** Headers of the server's own admin fallback pages: no script, no style, no framing, no caching. */
+const ADMIN_FALLBACK_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+};
+
+/** A minimal admin page for what no admin page answers (404) or what failed before one could (`title` is fixed text). */
 function adminHtml(status: number, title: string): Response {
   const text = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
-  return new Response(text, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  return new Response(text, { status, headers: ADMIN_FALLBACK_HEADERS });
 }
 
 /**

@@ -56,6 +56,10 @@ describe('admin hook', () => {
     const res = await call(server, 'GET', '/admin/nothing');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect((await call(server, 'GET', '/api/commerce/v3/acme/settings', { token: ADMIN_TOKEN })).status).toBe(
       200,
     );
