@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithService } from '../../support/services';
 import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
+import { expectNoAcknowledgedWriteLost } from '../fixtures/writes-under-kills';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', (url) => {
   const suffix = uniqueSuffix();
@@ -143,52 +144,19 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', 
     try {
       const store = new PostgresOptionStore({ client: chaosPool, table });
       await store.get('warm-up');
-      const outcomes: Array<{ key: string; value: string; acknowledged: boolean }> = [];
-      const writes = (async () => {
-        for (let index = 0; index < 120; index++) {
-          const key = `k${index}`;
-          const value = `v${index}`;
-          const acknowledged = await store.set(key, value).then(
-            () => true,
-            (error: unknown) => {
-              expect(error).toBeInstanceOf(OptionStoreError);
-              return false;
-            },
-          );
-          outcomes.push({ key, value, acknowledged });
-        }
-      })();
-      let killed = 0;
-      const kills = (async () => {
-        for (let round = 0; round < 5; round++) {
-          await new Promise((resolve) => setTimeout(resolve, 15));
+      await expectNoAcknowledgedWriteLost({
+        store,
+        reader: new PostgresOptionStore({ client: pool, table }),
+        count: 120,
+        pauseMs: 15,
+        killConnections: async () => {
           const { rows } = await killer.query<{ done: boolean }>(
             'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1',
             [applicationName],
           );
-          killed += rows.filter((row) => row.done).length;
-        }
-      })();
-      await Promise.all([writes, kills]);
-      expect(killed).toBeGreaterThan(0);
-      // The store recovers: once the pool has dropped the dead connections, writes succeed again.
-      expect(
-        await eventually(() =>
-          store.set('final', 'ok').then(
-            () => true,
-            () => false,
-          ),
-        ),
-      ).toBe(true);
-      const found = await new PostgresOptionStore({ client: pool, table }).getMany([
-        ...outcomes.map((outcome) => outcome.key),
-        'final',
-      ]);
-      expect(found.get('final')).toBe('ok');
-      for (const { key, value, acknowledged } of outcomes) {
-        if (acknowledged) expect(found.get(key), key).toBe(value);
-        else expect([undefined, value], key).toContain(found.get(key));
-      }
+          return rows.filter((row) => row.done).length;
+        },
+      });
     } finally {
       await chaosPool.end();
     }

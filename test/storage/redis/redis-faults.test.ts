@@ -4,6 +4,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { describeWithService } from '../../support/services';
 import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
+import { expectNoAcknowledgedWriteLost } from '../fixtures/writes-under-kills';
 
 describeWithService('REDIS_URL', 'RedisOptionStore when connections die', (url) => {
   const suffix = uniqueSuffix();
@@ -123,49 +124,21 @@ describeWithService('REDIS_URL', 'RedisOptionStore when connections die', (url) 
     const keyPrefix = freshPrefix();
     const store = new RedisOptionStore({ client, keyPrefix, timeoutMs: 2_000 });
     await store.get('warm-up');
-    const outcomes: Array<{ key: string; value: string; acknowledged: boolean }> = [];
-    const writes = (async () => {
-      for (let index = 0; index < 300; index++) {
-        const key = `k${index}`;
-        const value = `v${index}`;
-        const acknowledged = await store.set(key, value).then(
-          () => true,
-          (error: unknown) => {
-            expect(error).toBeInstanceOf(OptionStoreError);
-            return false;
-          },
-        );
-        outcomes.push({ key, value, acknowledged });
-      }
-    })();
-    let killed = 0;
-    const kills = (async () => {
-      for (let round = 0; round < 5; round++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
+    await expectNoAcknowledgedWriteLost({
+      store,
+      reader: new RedisOptionStore({ client: admin, keyPrefix }),
+      count: 300,
+      pauseMs: 10,
+      killConnections: async () => {
+        let killed = 0;
         for (const id of await connectionIds(name, 'normal')) {
           await kill(id).then(
             () => killed++,
             () => undefined,
           );
         }
-      }
-    })();
-    await Promise.all([writes, kills]);
-    expect(killed).toBeGreaterThan(0);
-    expect(
-      await eventually(() =>
-        store.set('final', 'ok').then(
-          () => true,
-          () => false,
-        ),
-      ),
-    ).toBe(true);
-    const fresh = new RedisOptionStore({ client: admin, keyPrefix });
-    const found = await fresh.getMany([...outcomes.map((outcome) => outcome.key), 'final']);
-    expect(found.get('final')).toBe('ok');
-    for (const { key, value, acknowledged } of outcomes) {
-      if (acknowledged) expect(found.get(key), key).toBe(value);
-      else expect([undefined, value], key).toContain(found.get(key));
-    }
+        return killed;
+      },
+    });
   });
 });
