@@ -14,6 +14,7 @@ export const entryPoints = {
   openapi: 'src/openapi/index.ts',
   admin: 'src/admin/index.ts',
   testing: 'src/testing/index.ts',
+  'adapter-kit': 'src/adapter-kit/index.ts',
 } as const;
 
 /** Entry points whose source exists yet (later layers land one by one). */

@@ -8,26 +8,46 @@ import { fork } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { printTable } from './harness/console-table';
+import { printSections, printTable } from './harness/console-table';
 import { renderResultsMarkdown } from './harness/results-markdown';
-import type { RunSettings, Scenario, ScenarioResult } from './harness/scenario';
+import type {
+  ReportSection,
+  RunSettings,
+  Scenario,
+  ScenarioOutput,
+  ScenarioResult,
+} from './harness/scenario';
 import { argsVsAjvScenario } from './scenarios/args-vs-ajv';
+import { bundleScenario } from './scenarios/bundle';
+import { changePathScenario } from './scenarios/change-path';
+import { coldStartScenario } from './scenarios/cold-start';
 import { fetchVsHonoScenario } from './scenarios/fetch-vs-hono';
 import { getValueScenario } from './scenarios/get-value';
 import { handlerCostScenario } from './scenarios/handler-cost';
 import { httpFastifyScenario, httpNodeScenario } from './scenarios/http-end-to-end';
 import { listPgliteScenario } from './scenarios/list-pglite';
+import { ownWorkScenario } from './scenarios/own-work';
+import { propagationScenario } from './scenarios/propagation';
 import { routeMatchingScenario } from './scenarios/route-matching';
+import { scopesScenario } from './scenarios/scopes';
+import { writesScenario } from './scenarios/writes';
 
 const SCENARIOS: readonly Scenario[] = [
   getValueScenario,
   fetchVsHonoScenario,
+  ownWorkScenario,
   argsVsAjvScenario,
   routeMatchingScenario,
   listPgliteScenario,
   httpNodeScenario,
   httpFastifyScenario,
   handlerCostScenario,
+  propagationScenario,
+  changePathScenario,
+  scopesScenario,
+  coldStartScenario,
+  writesScenario,
+  bundleScenario,
 ];
 
 const FULL: RunSettings = {
@@ -38,6 +58,9 @@ const FULL: RunSettings = {
   httpSeconds: 3,
   httpConnections: 16,
   httpPipelining: 1,
+  propagationSamples: 1000,
+  freshProcesses: 5,
+  scopeCounts: [1_000, 10_000, 100_000],
 };
 
 const QUICK: RunSettings = {
@@ -48,6 +71,9 @@ const QUICK: RunSettings = {
   httpSeconds: 1,
   httpConnections: 16,
   httpPipelining: 1,
+  propagationSamples: 100,
+  freshProcesses: 2,
+  scopeCounts: [1_000, 10_000],
 };
 
 /** The run's environment, written next to the numbers (ratios travel, absolute times do not). */
@@ -101,9 +127,9 @@ async function runChild(id: string, settings: RunSettings): Promise<void> {
   const scenario = SCENARIOS.find((candidate) => candidate.id === id);
   if (scenario === undefined || process.send === undefined)
     throw new Error(`--child=${id}: no such scenario or no IPC`);
-  const rows = await scenario.run(settings);
+  const output = await scenario.run(settings);
   await new Promise<void>((resolve, reject) =>
-    process.send?.({ rows }, (error: Error | null) => (error ? reject(error) : resolve())),
+    process.send?.(output, (error: Error | null) => (error ? reject(error) : resolve())),
   );
 }
 
@@ -111,19 +137,19 @@ async function runChild(id: string, settings: RunSettings): Promise<void> {
  * Runs one scenario in a fresh child process (same Node flags, so `--cpu-prof` and tsx carry
  * over): no scenario inherits another's JIT state, inline caches or garbage.
  */
-function runInChild(scenario: Scenario, quick: boolean): Promise<ScenarioResult[]> {
+function runInChild(scenario: Scenario, quick: boolean): Promise<ScenarioOutput> {
   const argv = [`--child=${scenario.id}`, ...(quick ? ['--quick'] : [])];
   const child = fork(fileURLToPath(import.meta.url), argv, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    let rows: ScenarioResult[] | null = null;
+    let output: ScenarioOutput | null = null;
     child.on('message', (message) => {
-      rows = (message as { rows: ScenarioResult[] }).rows;
+      output = message as ScenarioOutput;
     });
     child.once('error', reject);
     child.once('exit', (code) => {
-      if (code === 0 && rows !== null) resolve(rows);
+      if (code === 0 && output !== null) resolve(output);
       else reject(new Error(`scenario ${scenario.id} failed (exit code ${code})`));
     });
   });
@@ -138,16 +164,20 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const rows: ScenarioResult[] = [];
+  const sections: ReportSection[] = [];
   for (const scenario of SCENARIOS) {
     if (only !== null && !only.has(scenario.id)) continue;
     const scenarioStarted = Date.now();
-    process.stdout.write(`• ${scenario.title} … `);
-    rows.push(...(await runInChild(scenario, quick)));
-    console.log(`${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s`);
+    console.log(`• ${scenario.title} …`);
+    const output = await runInChild(scenario, quick);
+    rows.push(...output.rows);
+    sections.push(...(output.sections ?? []));
+    console.log(`  ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s`);
   }
   const seconds = (Date.now() - started) / 1000;
   console.log();
   printTable(rows);
+  printSections(sections);
   console.log(`\n${rows.length} rows in ${seconds.toFixed(0)} s`);
 
   const directory =
@@ -162,6 +192,7 @@ async function main(): Promise<void> {
     partial: quick || only !== null,
     seconds,
     results: rows,
+    sections,
   };
   await writeFile(new URL('results.json', directory), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(new URL('RESULTS.md', directory), renderResultsMarkdown(report));

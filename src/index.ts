@@ -20,7 +20,14 @@ export {
 } from './settings/abstract-settings';
 export { type ControlObject, Framework_Control } from './settings/control';
 export { CONTROL_TYPES, type ControlType } from './settings/control-types';
+export type { HistoryEntry, WriteActor, WriteVia } from './settings/history/history-entry';
+export type { HistoryQuery } from './settings/history/history-query';
 export { MAX_JSON_DEPTH } from './settings/json-value';
+export { isScopePath, MAX_SCOPE_DEPTH } from './settings/scope/scope-path';
+export type { DescribedSetting, ScopedSettings } from './settings/scope/scoped-settings';
+export { createAesGcmCipher } from './settings/secrets/aes-gcm-cipher';
+export { AES_GCM_KEY_ID_PATTERN, type AesGcmKey } from './settings/secrets/aes-gcm-key';
+export { ENCRYPTED_TEXT_PREFIX, isEncryptedText, type SecretCipher } from './settings/secrets/secret-cipher';
 export { Framework_Setting, type SettingObject } from './settings/setting';
 export {
   type JsonValue,
@@ -38,5 +45,15 @@ export {
   type SettingsDeclaration,
   type TypedSettingsClass,
 } from './settings/typed-settings';
+export { type BatchFailure, BatchRejectedError } from './settings/writes/batch-rejected';
+export { PreconditionFailedError } from './settings/writes/precondition-failed';
+export { type StoreFeature, UnsupportedByStoreError } from './settings/writes/unsupported-by-store';
+export type { SettingChange, WriteOptions } from './settings/writes/write-options';
 export { MemoryOptionStore } from './storage/memory-option-store';
 export type { OptionStore } from './storage/option-store';
+export type {
+  StoreCommit,
+  StoreCommitResult,
+  StoreLogAppend,
+  StoreWrite,
+} from './storage/store-commit';

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServerKind } from '../servers/server-kinds';
+import { childExecArgv } from './child-exec-argv';
 import { median } from './interleaved';
 
 const SERVE_ENTRY = fileURLToPath(new URL('../servers/serve.ts', import.meta.url));
@@ -24,16 +25,12 @@ export interface ChildServer {
 
 /**
  * Starts `serve.ts <kind>` in a child process (TypeScript through tsx). With the environment
- * variable `BENCH_SERVER_CPU_PROF=<dir>`, the child writes V8 CPU profiles to `<dir>/<kind>/`
+ * variable `BENCH_CHILD_CPU_PROF=<dir>`, the child writes V8 CPU profiles to `<dir>/<kind>/`
  * when it stops (the largest file is the main thread's).
  */
 export function startChildServer(kind: ServerKind): Promise<ChildServer> {
-  const profileDirectory = process.env.BENCH_SERVER_CPU_PROF;
-  const execArgv = ['--import', 'tsx'];
-  // One directory per server: the main thread and tsx's loader thread each write a profile.
-  if (profileDirectory) execArgv.push('--cpu-prof', `--cpu-prof-dir=${profileDirectory}/${kind}`);
   const child: ChildProcess = fork(SERVE_ENTRY, [kind], {
-    execArgv,
+    execArgv: childExecArgv(kind),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

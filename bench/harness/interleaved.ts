@@ -62,21 +62,16 @@ function medianLatencyMs(bench: Bench, name: string): { p50: number; samples: nu
 }
 
 /**
- * Measures `subject` and `baseline` in the same process, in alternating order (round 1:
- * baseline then subject, round 2: subject then baseline, …), each with its own warm-up, and
- * compares them round by round. Machine noise that lasts longer than one round moves both
- * sides of that round alike; the median of the per-round ratios then cancels most of it.
+ * Measures several sides in the same process, round by round, each with its own warm-up, the
+ * order rotating between rounds (A B C, B C A, C A B, …) so that no side always runs first or
+ * last. Returns, per side in the order given, the median time per operation of each round (ns).
  */
-export async function compareInterleaved(
-  subject: Side,
-  baseline: Side,
+export async function measureRounds(
+  sides: readonly Side[],
   options: InterleaveOptions,
-): Promise<InterleavedComparison> {
-  const subjectNs: number[] = [];
-  const baselineNs: number[] = [];
-  const ratios: number[] = [];
-  let subjectSamples = 0;
-  let baselineSamples = 0;
+): Promise<{ roundsNs: number[][]; samples: number[] }> {
+  const roundsNs = sides.map(() => [] as number[]);
+  const samples = sides.map(() => 0);
   for (let round = 0; round < options.rounds; round++) {
     const bench = new Bench({
       time: options.timeMs,
@@ -85,33 +80,47 @@ export async function compareInterleaved(
       warmupIterations: 8,
       throws: true,
     });
-    const order = round % 2 === 0 ? [baseline, subject] : [subject, baseline];
-    for (const side of order) {
-      bench.add(side === subject ? 'subject' : 'baseline', side.run);
+    for (let step = 0; step < sides.length; step++) {
+      const index = (round + step) % sides.length;
+      bench.add(String(index), sides[index]!.run);
     }
     await bench.run();
-    const s = medianLatencyMs(bench, 'subject');
-    const b = medianLatencyMs(bench, 'baseline');
-    const sNs = (s.p50 * 1e6) / options.opsPerCall;
-    const bNs = (b.p50 * 1e6) / options.opsPerCall;
-    subjectNs.push(sNs);
-    baselineNs.push(bNs);
-    ratios.push(sNs / bNs);
-    subjectSamples += s.samples;
-    baselineSamples += b.samples;
+    sides.forEach((_side, index) => {
+      const measured = medianLatencyMs(bench, String(index));
+      roundsNs[index]!.push((measured.p50 * 1e6) / options.opsPerCall);
+      samples[index]! += measured.samples;
+    });
   }
+  return { roundsNs, samples };
+}
+
+/**
+ * Measures `subject` and `baseline` in the same process, in alternating order (round 1:
+ * subject then baseline, round 2: baseline then subject, …), each with its own warm-up, and
+ * compares them round by round. Machine noise that lasts longer than one round moves both
+ * sides of that round alike; the median of the per-round ratios then cancels most of it.
+ */
+export async function compareInterleaved(
+  subject: Side,
+  baseline: Side,
+  options: InterleaveOptions,
+): Promise<InterleavedComparison> {
+  const { roundsNs, samples } = await measureRounds([subject, baseline], options);
+  const subjectNs = roundsNs[0]!;
+  const baselineNs = roundsNs[1]!;
+  const ratios = subjectNs.map((ns, round) => ns / baselineNs[round]!);
   return {
     subject: {
       label: subject.label,
       medianNs: median(subjectNs),
       roundsNs: subjectNs,
-      samples: subjectSamples,
+      samples: samples[0]!,
     },
     baseline: {
       label: baseline.label,
       medianNs: median(baselineNs),
       roundsNs: baselineNs,
-      samples: baselineSamples,
+      samples: samples[1]!,
     },
     timeRatio: median(ratios),
     roundRatios: ratios,

@@ -32,8 +32,40 @@ const HTTP_NEXT =
   '`JSON.stringify` of the Setting object 3.3% (the baselines pay the same), the pipeline’s own steps 1.4% ' +
   '(`#afterBody`), the bearer check’s constant-time comparison 0.8% (same as the baselines), route matching 0.7%.';
 
+const PROPAGATION_MISS =
+  '**Cause (profiled).** On top of the network, the database and the scheduler (the same for both sides), the ' +
+  'library spends 150–300 µs in the writer between `updateValue` and its request, and 70–190 µs in each reader ' +
+  'between the notification and its read, against under 10 µs for the bare driver on each side; on Redis, whose ' +
+  'round trips are shorter, that is a larger share of the whole. The causes and the fixes proposed are under ' +
+  '“Propagation between processes” in the scenario details: history entries (and their random ids) built for a ' +
+  'store that keeps none, two timers per store call, a long chain of promise steps on the read path, the value ' +
+  'validated three times per write. Check progress on the in-process diagnostic (“CPU of the change paths”), which ' +
+  'the machine’s load moves much less.';
+
+const OWN_WORK_MISS =
+  '**Cause (profiled).** Of the library’s ≈ 10.5 µs of its own per GET, 3.9 µs is `JSON.stringify` of the Setting ' +
+  'object (as in Hono’s handler), 2.1 µs the bearer check (the same function as Hono’s), 2.5 µs the chain of async ' +
+  'steps of `RestPipeline`. Proposed: serialise a Setting object once per value and answer the cached JSON, and a ' +
+  'synchronous fast path through the pipeline for synchronous permission callbacks and handlers (details under ' +
+  '“Own work above the floor” in the scenario details).';
+
 /** Notes by result id. */
 export const MISS_NOTES: Readonly<Record<string, string>> = {
+  'propagation-postgres-1': PROPAGATION_MISS,
+  'propagation-postgres-4': PROPAGATION_MISS,
+  'propagation-redis-1': PROPAGATION_MISS,
+  'propagation-redis-4': PROPAGATION_MISS,
+  'own-work-get': OWN_WORK_MISS,
+  'own-work-200-routes': OWN_WORK_MISS,
+  'scopes-warm-read':
+    '**Cause (profiled).** `settings.scope(path)` checks the path (split + regex per segment) and allocates a view ' +
+    'on every call, and the scope cache’s recency rule re-inserts the scope into its `Map` on every read; a held ' +
+    'view reads at about 2.3× the awaited `Map.get`. Proposed: return the cached level’s view without re-checking ' +
+    'the path, a cheaper recency rule, entries indexed by setting ordinal (details under “Scopes at scale”).',
+  'scopes-cold-read':
+    '**Cause (profiled).** One round trip, as designed; the time above the bare `SELECT` is decoding all 40 texts ' +
+    'through zod, the 20 global ones included although the global level holds them decoded already. Proposed: reuse ' +
+    'a parent level’s decoded value for the same text (details under “Scopes at scale”).',
   'http-node': [HTTP_NOISE, HTTP_HISTORY, HTTP_NEXT].join('\n\n'),
   'http-fastify': [
     HTTP_NOISE,

@@ -1,7 +1,8 @@
 import { FAIRNESS_NOTES } from './fairness-notes';
-import { formatRatio, formatSide, formatTime, formatVerdict, rateUnit } from './format';
+import { FINDINGS } from './findings';
+import { formatRatio, formatSide, formatTime, formatValue, formatVerdict, rateUnit } from './format';
 import { MISS_NOTES } from './miss-notes';
-import type { RunSettings, ScenarioResult } from './scenario';
+import type { ReportSection, RunSettings, ScenarioResult } from './scenario';
 
 /** What `bench/run.ts` writes to `results.json`, and renders here as markdown. */
 export interface RunReport {
@@ -17,6 +18,8 @@ export interface RunReport {
   readonly partial: boolean;
   readonly seconds: number;
   readonly results: readonly ScenarioResult[];
+  /** The scenarios' detail sections (absent in reports written before they existed). */
+  readonly sections?: readonly ReportSection[];
 }
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
@@ -87,13 +90,13 @@ export function renderGrowthTables(rows: readonly ScenarioResult[]): string {
 
 /** The diagnostics table: rows without a target, and the HTTP servers' CPU time per request. */
 export function renderDiagnostics(rows: readonly ScenarioResult[]): string {
-  const lines = ['| diagnostic | library | baseline | ratio (time) |', '|---|---|---|---|'];
+  const lines = ['| diagnostic | library | baseline | ratio |', '|---|---|---|---|'];
   for (const row of rows) {
     if (row.skipped !== undefined) continue;
     if (row.table === 'diagnostics') {
       lines.push(
-        `| ${cell(row.title)} | ${cell(row.subject.label)}: ${formatTime(row.subject.value)} ` +
-          `| ${cell(row.baseline.label)}: ${formatTime(row.baseline.value)} | ${row.ratio.toFixed(2)}× |`,
+        `| ${cell(row.title)} | ${cell(row.subject.label)}: ${formatValue(row.subject.value, row.metric, rateUnit(row))} ` +
+          `| ${cell(row.baseline.label)}: ${formatValue(row.baseline.value, row.metric, rateUnit(row))} | ${formatRatio(row)} |`,
       );
     }
     const ours = row.checks?.subjectServerCpuMicrosPerRequest;
@@ -101,11 +104,35 @@ export function renderDiagnostics(rows: readonly ScenarioResult[]): string {
     if (typeof ours === 'number' && typeof theirs === 'number') {
       lines.push(
         `| server process CPU per request: ${cell(row.title)} | ${cell(row.subject.label)}: ${ours} µs ` +
-          `| ${cell(row.baseline.label)}: ${theirs} µs | ${(ours / theirs).toFixed(2)}× |`,
+          `| ${cell(row.baseline.label)}: ${theirs} µs | ${(ours / theirs).toFixed(2)}× time |`,
       );
     }
   }
   return lines.length === 2 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** The scenarios' sections: prose, then each detail table in markdown. */
+export function renderSections(sections: readonly ReportSection[]): string {
+  const parts: string[] = [];
+  for (const section of sections) {
+    parts.push(`### ${section.title}`, '', ...section.intro.flatMap((paragraph) => [paragraph, '']));
+    for (const table of section.tables) {
+      if (table.caption !== '') parts.push(table.caption, '');
+      parts.push(
+        `| ${table.header.map(cell).join(' | ')} |`,
+        `|${table.header.map(() => '---').join('|')}|`,
+        ...table.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+        '',
+      );
+    }
+    parts.push(...(section.outro ?? []).flatMap((paragraph) => [paragraph, '']));
+    const findings = FINDINGS[section.id];
+    if (findings !== undefined) {
+      parts.push('#### Where the library’s time goes (profiled) and proposed fixes', '');
+      parts.push(...findings.flatMap((paragraph) => [paragraph, '']));
+    }
+  }
+  return parts.join('\n');
 }
 
 function renderMisses(rows: readonly ScenarioResult[]): string {
@@ -140,8 +167,9 @@ export function renderResultsMarkdown(report: RunReport): string {
       `${env.platform}, Node ${env.node}; ${report.seconds.toFixed(0)} s in all` +
       (report.partial ? ' (**partial run**: `--only` or `--quick`).' : '.'),
     '',
-    'Every row compares the library (subject) with a baseline measured in the same process and the same run, ' +
-      `alternating which goes first. In-process rows: ${settings.rounds} rounds of ${settings.timeMs} ms per side ` +
+    'Every row compares the library (subject) with a baseline measured in the same run, alternating which goes ' +
+      'first (the scenario details below say how the multi-process, percentile, closed-loop and size rows are made). ' +
+      `In-process rows: ${settings.rounds} rounds of ${settings.timeMs} ms per side ` +
       `(after ${settings.warmupMs} ms of warm-up each), the median time per operation of each round; ` +
       `HTTP rows: ${settings.httpRounds} autocannon runs of ${settings.httpSeconds} s per side ` +
       `(${settings.httpConnections} keep-alive connections, pipelining ${settings.httpPipelining}), after a warm-up run each. ` +
@@ -158,13 +186,16 @@ export function renderResultsMarkdown(report: RunReport): string {
     '## Diagnostics (no target)',
     '',
     'Each HTTP server process reports the CPU time it spent per request during the load runs (median over ' +
-      'rounds); it varies much less than requests per second when other processes load the machine. The last ' +
-      'row is the cost of one request inside the process without sockets: the node:http listeners called with ' +
-      'an `IncomingMessage` and a `ServerResponse` on a socket that discards what is written. Loopback HTTP ' +
+      'rounds); it varies much less than requests per second when other processes load the machine. The ' +
+      'node:http listener row is the cost of one request inside the process without sockets: the listeners called ' +
+      'with an `IncomingMessage` and a `ServerResponse` on a socket that discards what is written. Loopback HTTP ' +
       'spends most of its time in the kernel and in the load generator; these rows show the part the library ' +
-      'controls.',
+      'controls. The other rows belong to the scenarios detailed below (their sections say how each is measured).',
     '',
     renderDiagnostics(report.results),
+    '## Scenario details',
+    '',
+    renderSections(report.sections ?? []),
     '## Misses: cause and proposed fix',
     '',
     renderMisses(report.results),
@@ -180,17 +211,21 @@ export function renderResultsMarkdown(report: RunReport): string {
     '',
     '```sh',
     'npm ci',
-    'npm run bench                      # every scenario, about 3 minutes; writes bench/results.json and bench/RESULTS.md',
-    'npm run bench -- --only=fetch,args # some scenarios (ids: get-value, fetch, args, matching, list, http-node, http-fastify, handler-cost)',
+    '# every scenario; the PostgreSQL and Redis ones skip (with the reason) unless these are set:',
+    'DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379 npm run bench',
+    'npm run bench -- --only=fetch,args # some scenarios (ids: get-value, fetch, own-work, args, matching, list, http-node,',
+    '                                   # http-fastify, handler-cost, propagation, change-path, scopes, cold-start, writes, bundle)',
     'npm run bench -- --quick           # a short smoke run; writes to the temp directory too',
     '```',
     '',
     'Partial runs write `results.json` and `RESULTS.md` to `$TMPDIR/commerce-plugin-framework-bench/`, so this ' +
-      'file always shows a full run. To profile a scenario: ' +
+      'file always shows a full run. The PostgreSQL scenarios work in a schema of their own (`cpf_bench_<pid>_…`), ' +
+      'dropped afterwards; the Redis one under a key prefix of its own, deleted afterwards. To profile a scenario: ' +
       '`node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/run.ts --only=args`, then ' +
-      '`npx tsx bench/profile-summary.ts <largest .cpuprofile>` (self and total time of the top functions); ' +
-      'for the HTTP servers, `BENCH_SERVER_CPU_PROF=/tmp/prof npm run bench -- --only=http-node` writes one ' +
-      'profile directory per server.',
+      '`npx tsx bench/profile-summary.ts <.cpuprofile> [top] [filter]` (self and total time of the top functions; ' +
+      'the main thread’s file is usually the largest, tsx’s loader thread writes one too); for the helper processes ' +
+      '(HTTP servers, propagation readers, cold starts), `BENCH_CHILD_CPU_PROF=/tmp/prof npm run bench -- --only=…` ' +
+      'writes one profile directory per process.',
     '',
   ].join('\n');
 }

@@ -1,16 +1,19 @@
-/** What a target compares: time per operation (lower is better) or throughput (higher is better). */
-export type MetricKind = 'time' | 'throughput';
+/**
+ * What a row compares: time per operation (lower is better), throughput (higher is better), or
+ * a size in bytes (lower is better).
+ */
+export type MetricKind = 'time' | 'throughput' | 'size';
 
 /** A target a scenario must show, as a ratio against its baseline. */
 export interface Target {
-  /** `time`: subject time / baseline time must be at most `ratio`; `throughput`: subject / baseline at least `ratio`. */
+  /** `time` and `size`: subject / baseline must be at most `ratio`; `throughput`: subject / baseline at least `ratio`. */
   readonly kind: MetricKind;
   readonly ratio: number;
   /** As written in the issue, e.g. `≤ 3× baseline time`. */
   readonly text: string;
 }
 
-/** One measured side. `value` is ns per operation (time) or requests per second (throughput). */
+/** One measured side. `value` is ns per operation (time), operations per second (throughput) or bytes (size). */
 export interface MeasuredSide {
   readonly label: string;
   readonly value: number;
@@ -61,6 +64,42 @@ export interface RunSettings {
   readonly httpConnections: number;
   /** Requests in flight per connection. */
   readonly httpPipelining: number;
+  /** Propagation samples per side (library, floor) per store and reader count. */
+  readonly propagationSamples: number;
+  /** Fresh processes started per side for cold-start measurements. */
+  readonly freshProcesses: number;
+  /** The numbers of scopes the scopes scenario grows its table to, in order; the last carries the targets. */
+  readonly scopeCounts: readonly number[];
+}
+
+/** A table of details a scenario adds to the report (percentiles, a split of time, a growth table). */
+export interface DetailTable {
+  /** Shown above the table; may be empty. */
+  readonly caption: string;
+  readonly header: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+}
+
+/**
+ * A section of the report written by one scenario: what it measures and how (floors, peers,
+ * the choices that keep the measurement from distorting what it measures), and its detail tables.
+ */
+export interface ReportSection {
+  /** The scenario's id. */
+  readonly id: string;
+  /** The section heading. */
+  readonly title: string;
+  /** Paragraphs (markdown) before the tables. */
+  readonly intro: readonly string[];
+  readonly tables: readonly DetailTable[];
+  /** Paragraphs (markdown) after the tables. */
+  readonly outro?: readonly string[];
+}
+
+/** What a scenario returns: its rows, and optionally a section of details. */
+export interface ScenarioOutput {
+  readonly rows: readonly ScenarioResult[];
+  readonly sections?: readonly ReportSection[];
 }
 
 /** A benchmark scenario: builds its fixtures, measures, and returns one or more rows. */
@@ -69,10 +108,10 @@ export interface Scenario {
   readonly id: string;
   /** What it measures, one line. */
   readonly title: string;
-  run(settings: RunSettings): Promise<ScenarioResult[]>;
+  run(settings: RunSettings): Promise<ScenarioOutput>;
 }
 
 /** Whether `ratio` meets `target`. */
 export function meets(target: Target, ratio: number): boolean {
-  return target.kind === 'time' ? ratio <= target.ratio : ratio >= target.ratio;
+  return target.kind === 'throughput' ? ratio >= target.ratio : ratio <= target.ratio;
 }

@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import Ajv from 'ajv';
-import { type ArgSchema, compileArgs, Framework_REST_Controller } from 'commerce-plugin-framework';
+import { type ArgSchema, Framework_REST_Controller } from 'commerce-plugin-framework';
+import { compileArgs } from 'commerce-plugin-framework/adapter-kit';
 import { compareInterleaved } from '../harness/interleaved';
-import type { RunSettings, Scenario, ScenarioResult } from '../harness/scenario';
+import type { RunSettings, Scenario, ScenarioOutput } from '../harness/scenario';
 import { timeRow } from '../harness/time-row';
 
 const OPS = 1000;
@@ -50,7 +51,7 @@ const QUERY: Readonly<Record<string, string>> = {
 export const argsVsAjvScenario: Scenario = {
   id: 'args',
   title: 'argument validation of a 5-argument list query vs Ajv',
-  async run(settings: RunSettings): Promise<ScenarioResult[]> {
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
     const validator = compileArgs(COLLECTION_ARGS, 'bench list route');
     const ajv = new Ajv({ coerceTypes: true, useDefaults: true });
     const validate = ajv.compile(COLLECTION_SCHEMA);
@@ -85,16 +86,18 @@ export const argsVsAjvScenario: Scenario = {
       { opsPerCall: OPS, rounds: settings.rounds, timeMs: settings.timeMs, warmupMs: settings.warmupMs },
     );
     if (sink === undefined) throw new Error('args: nothing validated');
-    return [
-      timeRow(
-        {
-          id: 'args',
-          table: 'targets',
-          title: 'argument validation, 5-argument list query (coercion included)',
-          target: { kind: 'time', ratio: 1.5, text: '≤ 1.5× Ajv time' },
-        },
-        comparison,
-      ),
-    ];
+    return {
+      rows: [
+        timeRow(
+          {
+            id: 'args',
+            table: 'targets',
+            title: 'argument validation, 5-argument list query (coercion included)',
+            target: { kind: 'time', ratio: 1.5, text: '≤ 1.5× Ajv time' },
+          },
+          comparison,
+        ),
+      ],
+    };
   },
 };

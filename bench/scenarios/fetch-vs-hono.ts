@@ -3,7 +3,7 @@ import { AUTHORIZATION } from '../fixtures/bench-auth';
 import { BenchSettings, seedTexts, settingId } from '../fixtures/bench-settings';
 import { createBenchServer, createHonoApp, SETTINGS_PATH } from '../fixtures/settings-routes';
 import { compareInterleaved } from '../harness/interleaved';
-import type { RunSettings, Scenario, ScenarioResult } from '../harness/scenario';
+import type { RunSettings, Scenario, ScenarioOutput } from '../harness/scenario';
 import { throughputRow } from '../harness/time-row';
 
 const SETTINGS = 100;
@@ -24,7 +24,7 @@ function newRequest(): Request {
 export const fetchVsHonoScenario: Scenario = {
   id: 'fetch',
   title: 'server.fetch GET one setting vs Hono app.request',
-  async run(settings: RunSettings): Promise<ScenarioResult[]> {
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
     const ours = new BenchSettings(SETTINGS, new MemoryOptionStore(seedTexts(SETTINGS)));
     await ours.load();
     const server = createBenchServer(ours);
@@ -57,17 +57,19 @@ export const fetchVsHonoScenario: Scenario = {
       { opsPerCall: OPS, rounds: settings.rounds, timeMs: settings.timeMs, warmupMs: settings.warmupMs },
     );
     if (bytes === 0) throw new Error('fetch: no body was read');
-    return [
-      throughputRow(
-        {
-          id: 'fetch',
-          table: 'targets',
-          title: '`server.fetch` GET one setting, bearer auth + permission check',
-          target: { kind: 'throughput', ratio: 1, text: '≥ 1.0× Hono throughput' },
-          checks: { sameBody: true },
-        },
-        comparison,
-      ),
-    ];
+    return {
+      rows: [
+        throughputRow(
+          {
+            id: 'fetch',
+            table: 'targets',
+            title: '`server.fetch` GET one setting, bearer auth + permission check',
+            target: { kind: 'throughput', ratio: 1, text: '≥ 1.0× Hono throughput' },
+            checks: { sameBody: true },
+          },
+          comparison,
+        ),
+      ],
+    };
   },
 };

@@ -1,7 +1,7 @@
 import { MemoryOptionStore } from 'commerce-plugin-framework';
 import { BenchSettings, seedTexts, settingId, settingType, storageKey } from '../fixtures/bench-settings';
 import { compareInterleaved } from '../harness/interleaved';
-import type { RunSettings, Scenario, ScenarioResult } from '../harness/scenario';
+import type { RunSettings, Scenario, ScenarioOutput } from '../harness/scenario';
 import { timeRow } from '../harness/time-row';
 
 const SETTINGS = 100;
@@ -19,7 +19,7 @@ const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 export const getValueScenario: Scenario = {
   id: 'get-value',
   title: 'warm getValue of a loaded setting',
-  async run(settings: RunSettings): Promise<ScenarioResult[]> {
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
     if (settingType(INDEX) !== 'integer') throw new Error('get-value: fixture setting must be an integer');
     const texts = seedTexts(SETTINGS);
     const subjectSettings = new BenchSettings(SETTINGS, new MemoryOptionStore(texts));
@@ -56,16 +56,18 @@ export const getValueScenario: Scenario = {
       { opsPerCall: OPS, rounds: settings.rounds, timeMs: settings.timeMs, warmupMs: settings.warmupMs },
     );
     if (sink !== expected) throw new Error('get-value: the last read changed');
-    return [
-      timeRow(
-        {
-          id: 'get-value',
-          table: 'targets',
-          title: 'warm `getValue` of a loaded setting',
-          target: { kind: 'time', ratio: 3, text: '≤ 3× baseline time' },
-        },
-        comparison,
-      ),
-    ];
+    return {
+      rows: [
+        timeRow(
+          {
+            id: 'get-value',
+            table: 'targets',
+            title: 'warm `getValue` of a loaded setting',
+            target: { kind: 'time', ratio: 3, text: '≤ 3× baseline time' },
+          },
+          comparison,
+        ),
+      ],
+    };
   },
 };

@@ -6,7 +6,7 @@ import { settingId } from '../fixtures/bench-settings';
 import { bareNodeListener, nodeAdapterListener } from '../fixtures/http-apps';
 import { SETTINGS_PATH } from '../fixtures/settings-routes';
 import { compareInterleaved } from '../harness/interleaved';
-import type { RunSettings, Scenario, ScenarioResult } from '../harness/scenario';
+import type { RunSettings, Scenario, ScenarioOutput } from '../harness/scenario';
 import { timeRow } from '../harness/time-row';
 import { loadedSettings } from '../servers/settings-service';
 
@@ -58,7 +58,7 @@ function callListener(listener: RequestListener, sink: { body: string }): Promis
 export const handlerCostScenario: Scenario = {
   id: 'handler-cost',
   title: 'per-request cost inside the server, without sockets',
-  async run(settings: RunSettings): Promise<ScenarioResult[]> {
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
     const loaded = await loadedSettings();
     const options = {
       opsPerCall: OPS,
@@ -92,11 +92,17 @@ export const handlerCostScenario: Scenario = {
       options,
     );
 
-    return [
-      timeRow(
-        { id: 'handler-node', table: 'diagnostics', title: 'node:http listener, GET one setting, no socket' },
-        node,
-      ),
-    ];
+    return {
+      rows: [
+        timeRow(
+          {
+            id: 'handler-node',
+            table: 'diagnostics',
+            title: 'node:http listener, GET one setting, no socket',
+          },
+          node,
+        ),
+      ],
+    };
   },
 };

@@ -11,6 +11,7 @@ import {
   type ScenarioResult,
   type Target,
 } from '../harness/scenario';
+import { skippedRow } from '../harness/skipped-row';
 import type { ServerKind } from '../servers/server-kinds';
 
 const PATH = `${SETTINGS_PATH}/${settingId(4)}`;
@@ -39,15 +40,10 @@ async function runCase(httpCase: HttpCase, settings: RunSettings): Promise<Scena
     target: httpCase.target,
   };
   if (!existsSync(adapterFile)) {
-    const empty = { value: Number.NaN, rounds: [] };
-    return {
-      ...common,
-      subject: { label: httpCase.subject.label, ...empty },
-      baseline: { label: httpCase.baseline.label, ...empty },
-      ratio: Number.NaN,
-      roundRatios: [],
-      skipped: `${httpCase.subject.adapterSource} does not exist yet`,
-    };
+    return skippedRow(
+      { ...common, subjectLabel: httpCase.subject.label, baselineLabel: httpCase.baseline.label },
+      `${httpCase.subject.adapterSource} does not exist yet`,
+    );
   }
   const [subject, baseline] = await Promise.all([
     startChildServer(httpCase.subject.kind),
@@ -95,7 +91,7 @@ function httpScenario(httpCase: HttpCase): Scenario {
   return {
     id: httpCase.id,
     title: httpCase.title,
-    run: async (settings) => [await runCase(httpCase, settings)],
+    run: async (settings) => ({ rows: [await runCase(httpCase, settings)] }),
   };
 }
 

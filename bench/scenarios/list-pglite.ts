@@ -9,30 +9,15 @@ import {
   settingType,
   storageKey,
 } from '../fixtures/bench-settings';
+import { countQueries } from '../fixtures/tap-queries';
 import { compareInterleaved } from '../harness/interleaved';
-import type { RunSettings, Scenario, ScenarioResult } from '../harness/scenario';
+import type { RunSettings, Scenario, ScenarioOutput, ScenarioResult } from '../harness/scenario';
 import { timeRow } from '../harness/time-row';
 
 const SIZES = [10, 100, 1000] as const;
 const TRUE_TEXT = /^(?:yes|true|1)$/i;
 
-type Query = (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
-
-interface QueryCounter {
-  readonly count: () => number;
-}
-
-/** Counts the queries sent through a PGlite instance (the store and the baseline both use it). */
-function countQueries(database: PGlite): QueryCounter {
-  let count = 0;
-  const original = database.query.bind(database) as Query;
-  const counted: Query = (text, params) => {
-    count++;
-    return original(text, params);
-  };
-  Object.defineProperty(database, 'query', { value: counted, configurable: true, writable: true });
-  return { count: () => count };
-}
+type QueryCounter = ReturnType<typeof countQueries>;
 
 /** What a hand-written handler knows about each setting: everything but the value. */
 interface SettingShape {
@@ -164,13 +149,13 @@ async function measureSize(
 export const listPgliteScenario: Scenario = {
   id: 'list',
   title: 'GET all settings from PGlite vs one SELECT',
-  async run(settings: RunSettings): Promise<ScenarioResult[]> {
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
     const database = await PGlite.create();
     const counter = countQueries(database);
     try {
       const rows: ScenarioResult[] = [];
       for (const size of SIZES) rows.push(await measureSize(database, counter, size, settings));
-      return rows;
+      return { rows };
     } finally {
       await database.close();
     }

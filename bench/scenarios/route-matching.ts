@@ -1,49 +1,16 @@
-import { type ArgSchema, allowPublic, RouteRegistry } from 'commerce-plugin-framework';
+import { allowPublic, RouteRegistry } from 'commerce-plugin-framework';
 import FindMyWay from 'find-my-way';
 import { type MatcherSegment, RouteMatcher } from '../../src/rest/registry/route-matcher';
 import type { RegisteredRoute } from '../../src/rest/registry/route-registry';
+import { colonTemplate, routeTable } from '../fixtures/route-table';
 import { compareInterleaved } from '../harness/interleaved';
-import type { RunSettings, Scenario, ScenarioResult } from '../harness/scenario';
+import type { RunSettings, Scenario, ScenarioOutput, ScenarioResult } from '../harness/scenario';
 import { throughputRow } from '../harness/time-row';
 
-/** Routes per namespace: 5 resources × (2 static + 2 parameterised routes). */
-const ROUTES_PER_NAMESPACE = 20;
 /** Sample request paths looked up per call, spread evenly over the table. */
 const SAMPLES = 64;
 const ORIGIN = 'http://localhost';
 const SIZES = [20, 200, 2000] as const;
-const ID_ARG: ArgSchema = { type: 'integer', required: true };
-const NOTE_ARG: ArgSchema = { type: 'string', required: true };
-
-/** One route of the table: its template (`{id}` form), a concrete request path, and its args. */
-interface TableRoute {
-  readonly namespace: string;
-  readonly template: string;
-  readonly requestPath: string;
-  readonly args: Record<string, ArgSchema>;
-}
-
-/** `size` routes: half static (`/res0`, `/res0/batch`), half with parameters (`/res0/{id}`, `/res0/{id}/notes/{note_id}`). */
-function routeTable(size: number): TableRoute[] {
-  const routes: TableRoute[] = [];
-  for (let index = 0; routes.length < size; index++) {
-    const namespace = `shop${Math.floor(index / (ROUTES_PER_NAMESPACE / 4))}/v1`;
-    const resource = `/res${index % (ROUTES_PER_NAMESPACE / 4)}`;
-    const id = 1000 + index;
-    routes.push(
-      { namespace, template: resource, requestPath: resource, args: {} },
-      { namespace, template: `${resource}/batch`, requestPath: `${resource}/batch`, args: {} },
-      { namespace, template: `${resource}/{id}`, requestPath: `${resource}/${id}`, args: { id: ID_ARG } },
-      {
-        namespace,
-        template: `${resource}/{id}/notes/{note_id}`,
-        requestPath: `${resource}/${id}/notes/n-${index}`,
-        args: { id: ID_ARG, note_id: NOTE_ARG },
-      },
-    );
-  }
-  return routes.slice(0, size);
-}
 
 /**
  * The matcher segments of a registered route, built as `RestPipeline` builds them: the REST
@@ -90,7 +57,7 @@ async function measureSize(size: number, settings: RunSettings): Promise<Scenari
 
   const router = FindMyWay();
   for (const route of registry.entries()) {
-    const path = route.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+    const path = colonTemplate(route.path);
     router.on('GET', path, () => {}, { path: route.path });
   }
 
@@ -172,9 +139,9 @@ async function measureSize(size: number, settings: RunSettings): Promise<Scenari
 export const routeMatchingScenario: Scenario = {
   id: 'matching',
   title: 'route matching vs find-my-way',
-  async run(settings: RunSettings): Promise<ScenarioResult[]> {
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
     const rows: ScenarioResult[] = [];
     for (const size of SIZES) rows.push(await measureSize(size, settings));
-    return rows;
+    return { rows };
   },
 };

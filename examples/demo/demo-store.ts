@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { OptionStore } from 'commerce-plugin-framework';
 
 /** Which store the demo runs on. */
@@ -17,6 +17,11 @@ export interface DemoStoreOptions {
   table?: string;
   /** The Redis key prefix. Default `cpf:options:`. */
   keyPrefix?: string;
+}
+
+/** The file the generated settings key is kept in: beside the PGlite data directory. */
+export function settingsKeyFile(options: DemoStoreOptions): string {
+  return resolve(dirname(resolve(options.dataDir ?? DEFAULT_DATA_DIR)), 'settings.key');
 }
 
 /** An open store, with what to tell the user about it and how to close it. */

@@ -1,4 +1,9 @@
-import { Framework_Plugin, Framework_REST_API, type OptionStore } from 'commerce-plugin-framework';
+import {
+  Framework_Plugin,
+  Framework_REST_API,
+  type OptionStore,
+  type SecretCipher,
+} from 'commerce-plugin-framework';
 import { GatewaySettings, type GatewaySettingsHandler } from './gateway-settings';
 
 /** The gateway's plugin id: the `{pluginId}` of its settings routes and admin page. */
@@ -25,10 +30,13 @@ export class GatewayRestApi extends Framework_REST_API {
 export class AcmePayGateway extends Framework_Plugin {
   readonly #settings: GatewaySettingsHandler;
 
-  /** @param store - where the settings live */
-  constructor(store: OptionStore) {
+  /**
+   * @param store - where the settings live
+   * @param secrets - encrypts the API key at rest (without it, it is stored in plain text, still masked everywhere)
+   */
+  constructor(store: OptionStore, secrets?: SecretCipher) {
     super({ id: GATEWAY_ID, name: 'Acme Pay', version: '1.0.0', isPaymentGateway: true });
-    this.#settings = new GatewaySettings(GATEWAY_ID, store);
+    this.#settings = new GatewaySettings(GATEWAY_ID, store, secrets === undefined ? {} : { secrets });
   }
 
   override getSettingsHandler(): GatewaySettingsHandler {

@@ -19,6 +19,7 @@ try {
     dataDir: env.DEMO_DATA_DIR || undefined,
     table: env.DEMO_TABLE || undefined,
     keyPrefix: env.DEMO_KEY_PREFIX || undefined,
+    settingsKey: env.SETTINGS_KEY || undefined,
   });
 } catch (error) {
   console.error('The demo could not start:', error instanceof Error ? error.message : error);

@@ -1,5 +1,6 @@
 import { InMemoryItemRepository } from '../items-plugin/index';
 import { InMemoryOrderRepository } from '../orders-plugin/index';
+import type { GatewaySettingsHandler } from './gateway-settings';
 
 /** A few items, so the item routes have something to list. */
 export function seededItems(): InMemoryItemRepository {
@@ -24,4 +25,29 @@ export function seededOrders(): InMemoryOrderRepository {
     line_items: [{ product_id: 2, name: 'Coffee grinder', quantity: 1, price: 59 }],
   });
   return orders;
+}
+
+/** The demo's two sales channels: Europe, and Germany below it. */
+export const DEMO_SCOPES = ['eu', 'eu/de'] as const;
+
+/**
+ * Overrides for the two channels, stored on the first start only (a scope that has its own
+ * title already is left as it is): Europe changes the title and the countries, Germany the
+ * title again and the fee; everything else they inherit.
+ */
+export async function seedChannels(settings: GatewaySettingsHandler): Promise<void> {
+  const eu = settings.scope('eu');
+  if ((await eu.getOwnValue('title')) === null) {
+    await eu.updateValues([
+      { id: 'title', value: 'Acme Pay Europe' },
+      { id: 'countries', value: ['DE', 'FR', 'NL'] },
+    ]);
+  }
+  const de = settings.scope('eu/de');
+  if ((await de.getOwnValue('title')) === null) {
+    await de.updateValues([
+      { id: 'title', value: 'Acme Pay Deutschland' },
+      { id: 'fee_percent', value: 1.2 },
+    ]);
+  }
 }

@@ -1,20 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constantTimeEqual, createRestServer, type RestServer } from 'commerce-plugin-framework';
+import { constantTimeEqual, type RestServer } from 'commerce-plugin-framework';
 import {
   Framework_Register_Settings,
   Framework_Register_Settings_Fields,
 } from 'commerce-plugin-framework/admin';
 import { toNodeHandler } from 'commerce-plugin-framework/node';
-import { generateOpenApiDocument } from 'commerce-plugin-framework/openapi';
-import { ItemsPlugin } from '../items-plugin/index';
-import { OrdersPlugin } from '../orders-plugin/index';
-import { demoAuthenticate, generateToken } from './demo-auth';
+import { demoAuthenticate, generateToken, readCookie, SESSION_COOKIE } from './demo-auth';
 import { demoPages } from './demo-pages';
-import { type DemoStoreKind, type DemoStoreOptions, openDemoStore } from './demo-store';
+import { createDemoServer, demoOpenApiDocument } from './demo-server';
+import { type DemoStoreKind, type DemoStoreOptions, openDemoStore, settingsKeyFile } from './demo-store';
 import { AcmePayGateway, GATEWAY_ID } from './gateway-plugin';
-import { seededItems, seededOrders } from './seed';
+import { seedChannels } from './seed';
+import { demoSettingsKey } from './settings-key';
 
 /** Options of {@link startDemo}; every one has a default. */
 export interface DemoOptions extends DemoStoreOptions {
@@ -26,6 +25,8 @@ export interface DemoOptions extends DemoStoreOptions {
   token?: string;
   /** The admin forms' CSRF secret. Default: a new random one (open forms break on restart). */
   csrfSecret?: string;
+  /** The base64 key (32 bytes) that encrypts secrets at rest; default: generated once, kept beside the PGlite data. */
+  settingsKey?: string;
   /** Receives errors answered as 500/503 (the client sees no details). Default: `console.error`. */
   onError?(error: unknown): void;
 }
@@ -38,6 +39,8 @@ export interface RunningDemo {
   readonly token: string;
   /** Which store it runs on, and a line describing it. */
   readonly store: { readonly kind: DemoStoreKind; readonly description: string };
+  /** Where the key encrypting the secrets comes from, and a warning when it was generated. */
+  readonly settingsKey: { readonly source: string; readonly warning?: string };
   /** The REST server, e.g. to call `server.fetch` directly. */
   readonly server: RestServer;
   /** Stops listening, ends open connections, closes the store. Safe to call twice. */
@@ -58,31 +61,26 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const authenticate = demoAuthenticate(token); // checks the token's syntax first
   const opened = await openDemoStore(options);
   try {
-    const gateway = new AcmePayGateway(opened.store);
+    const key = await demoSettingsKey(options.settingsKey, settingsKeyFile(options));
+    const gateway = new AcmePayGateway(opened.store, key.cipher);
     // Reads every setting once: a store that cannot be reached fails here, not on the first request.
     await gateway.getSettingsHandler().load();
+    await seedChannels(gateway.getSettingsHandler());
     const settingsPage = new Framework_Register_Settings(gateway, {
       fields: new Framework_Register_Settings_Fields(gateway.getSettingsHandler()),
     });
     const onError = options.onError ?? ((error: unknown) => console.error('[demo]', error));
-    const server = createRestServer({
-      plugins: [
-        gateway,
-        new ItemsPlugin({ items: seededItems() }),
-        new OrdersPlugin({ orders: seededOrders() }),
-      ],
+    const server = createDemoServer(gateway, {
       authenticate,
       admin: {
         pages: [settingsPage],
         csrfSecret: options.csrfSecret ?? randomBytes(32).toString('base64url'),
+        // The forms' CSRF tokens are valid in the session that showed them only.
+        sessionId: (request) => readCookie(request.headers.get('cookie'), SESSION_COOKIE),
       },
       onError: (error) => onError(error),
     });
-    const openApi = generateOpenApiDocument(server, {
-      title: 'Acme Pay demo',
-      version: '1.0.0',
-      description: 'The commerce-plugin-framework demo: gateway settings, items, orders, system status.',
-    });
+    const openApi = demoOpenApiDocument(server);
     const pages = demoPages({
       isToken: (candidate) => constantTimeEqual(candidate, token),
       openApiJson: JSON.stringify(openApi),
@@ -107,6 +105,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       url: `http://${urlHost(host)}:${port}`,
       token,
       store: { kind: opened.kind, description: opened.description },
+      settingsKey: { source: key.source, ...(key.warning === undefined ? {} : { warning: key.warning }) },
       server,
       close() {
         closing ??= (async () => {

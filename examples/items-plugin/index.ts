@@ -1,6 +1,7 @@
 /**
  * The reference item routes as a plugin: list (paged, searchable, sorted), get, create,
- * update, delete (trash or `force`). Written only against the package's public API.
+ * update, delete (trash or `force`). Written only against the package's public API, with
+ * `definePlugin`.
  */
 export {
   InMemoryItemRepository,
@@ -9,5 +10,4 @@ export {
   type ItemStatus,
   type NewItem,
 } from './item-repository';
-export { ItemsController } from './items-controller';
-export { ItemsPlugin, type ItemsPluginOptions, ItemsRestApi } from './items-plugin';
+export { type ItemsPluginOptions, itemsPlugin } from './items-plugin';

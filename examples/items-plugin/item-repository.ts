@@ -30,6 +30,8 @@ export interface ItemQuery {
   search?: string;
   orderby: 'date' | 'name' | 'modified';
   order: 'ASC' | 'DESC';
+  /** Only items in these states (default: every state but `trash`). */
+  statuses?: readonly Exclude<ItemStatus, 'trash'>[];
 }
 
 /**
@@ -46,12 +48,13 @@ export class InMemoryItemRepository {
     this.#now = now;
   }
 
-  /** One page of the items that are not in the trash, and how many there are in all. */
+  /** One page of the items that are not in the trash (of `query.statuses`, when given), and how many there are in all. */
   list(query: ItemQuery): { items: Item[]; total: number } {
     const needle = query.search?.toLowerCase();
     const matching = [...this.#items.values()].filter(
       (item) =>
         item.status !== 'trash' &&
+        (query.statuses === undefined || query.statuses.includes(item.status)) &&
         (needle === undefined ||
           item.name.toLowerCase().includes(needle) ||
           item.description.toLowerCase().includes(needle)),

@@ -13,5 +13,4 @@ export {
   type OrderQuery,
   type OrderStatus,
 } from './order-repository';
-export { OrdersController } from './orders-controller';
-export { OrdersPlugin, type OrdersPluginOptions, OrdersRestApi } from './orders-plugin';
+export { type OrdersPluginOptions, ordersPlugin } from './orders-plugin';

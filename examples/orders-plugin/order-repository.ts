@@ -138,6 +138,11 @@ export class InMemoryOrderRepository {
     };
   }
 
+  /** Removes an order for good; `false` when there was no such order. */
+  delete(id: number): boolean {
+    return this.#orders.delete(id);
+  }
+
   /** Changes the status or note of an order; `undefined` when there is no such order. */
   update(id: number, changes: { status?: OrderStatus; customer_note?: string }): Order | undefined {
     const entry = this.#orders.get(id);

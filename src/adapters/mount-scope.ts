@@ -9,21 +9,24 @@ export type MountClaim =
   /** Neither: the host's own routes handle it. */
   | 'pass';
 
-const ADMIN_PREFIX = '/admin/';
-
 /**
  * Which requests a REST server mounted inside a host app (Express, Hono) claims: everything
  * under its `restRoot` (so 404 and 405 come from the server, as with `server.fetch`), and the
- * `/admin/` paths when the server serves an admin page there. Everything else is the host's.
+ * paths under its `adminPathPrefix` when it serves admin pages. Everything else is the host's.
  */
 export class MountScope {
   readonly #restRoot: string;
   readonly #restPrefix: string;
+  readonly #adminPrefix: string | null;
 
-  /** @param restRoot - the server's REST root (`server.info.restRoot`), e.g. `/api` */
-  constructor(restRoot: string) {
+  /**
+   * @param restRoot - the server's REST root (`server.info.restRoot`), e.g. `/api`
+   * @param adminPathPrefix - where the server serves admin pages (`server.adminPathPrefix`), or `null`
+   */
+  constructor(restRoot: string, adminPathPrefix: string | null) {
     this.#restRoot = restRoot;
     this.#restPrefix = `${restRoot}/`;
+    this.#adminPrefix = adminPathPrefix;
   }
 
   /** Who answers a request for `pathname`. */
@@ -31,7 +34,7 @@ export class MountScope {
     if (this.#restRoot === '' || pathname === this.#restRoot || pathname.startsWith(this.#restPrefix)) {
       return 'own';
     }
-    return pathname.startsWith(ADMIN_PREFIX) ? 'admin' : 'pass';
+    return this.#adminPrefix !== null && pathname.startsWith(this.#adminPrefix) ? 'admin' : 'pass';
   }
 
   /** Whether a result says "nothing here" (the server has no route or admin page for the path). */

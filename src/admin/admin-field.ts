@@ -19,10 +19,15 @@ export interface AdminField {
 
 /** What one field shows: its form texts, and an error or a note under it. */
 export interface FieldState {
-  /** The form texts (see `formTextsFor`): the current value, or what was just submitted. */
+  /** The form texts (see the widget row's `formTexts`): the current value, or what was just submitted. */
   readonly texts: readonly string[];
   /** Why the submitted value was refused, shown next to the field. */
   readonly error?: string;
   /** A note under the help text (e.g. "A password is saved; leave the field empty to keep it."). */
   readonly note?: string;
+  /**
+   * On a scope's page: the "Use parent value" box — ticked when the scope stores no value of
+   * its own — and, for a ticked box, where the value shown comes from (e.g. `scope eu`).
+   */
+  readonly inherit?: { readonly checked: boolean; readonly from: string };
 }

@@ -1,7 +1,9 @@
-/** The path of the status screen. */
-export const ADMIN_STATUS_PATH = '/admin/status';
+import { ADMIN_PATH_PREFIX } from '../rest/admin-hook';
 
-const SETTINGS_PREFIX = '/admin/settings/';
+/** The path of the status screen. */
+export const ADMIN_STATUS_PATH = `${ADMIN_PATH_PREFIX}status`;
+
+const SETTINGS_PREFIX = `${ADMIN_PATH_PREFIX}settings/`;
 
 /** The path of a plugin's settings page: `/admin/settings/{pluginId}`. */
 export function adminSettingsPath(pluginId: string): string {
@@ -23,4 +25,19 @@ export function pluginIdOfSettingsPath(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A link from the page at `fromPath` to the admin path `toPath`, relative (`../status`), so
+ * that it still works when the host mounts the server under a prefix
+ * (`app.use('/shop', toExpressRouter(server))`): the server sees paths without the prefix,
+ * the browser resolves the link against the full URL it shows.
+ *
+ * @param fromPath - the path of the request being answered, as the server sees it
+ * @param toPath - an absolute admin path, as the server sees it (e.g. `/admin/status`)
+ */
+export function relativeHref(fromPath: string, toPath: string): string {
+  // The directory of `fromPath` is everything up to its last slash; climb out of every segment of it.
+  const depth = fromPath.slice(0, fromPath.lastIndexOf('/') + 1).split('/').length - 2;
+  return `${'../'.repeat(Math.max(depth, 0))}${toPath.slice(1)}` || './';
 }

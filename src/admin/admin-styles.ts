@@ -34,6 +34,10 @@ fieldset.field>legend{float:left;padding:0}
 .field-label{font-weight:600;padding-top:.45rem;overflow-wrap:anywhere}
 .field-input{min-width:0}
 .field-help{margin:.35rem 0 0;color:var(--muted);font-size:.9rem;overflow-wrap:anywhere}
+.field-inherit{margin:0 0 .35rem;font-size:.9rem;display:flex;gap:.4rem;align-items:center;flex-wrap:wrap}
+.field-origin{color:var(--muted)}
+.scope-switcher{display:flex;gap:.5rem;align-items:center;margin:0 0 1.25rem}
+.scope-switcher input{max-width:16rem}
 .field-error{margin:.35rem 0 0;color:var(--error);font-weight:600;font-size:.9rem;overflow-wrap:anywhere}
 .field-invalid .field-label{color:var(--error)}
 .field-invalid{box-shadow:inset 3px 0 0 var(--error);padding-left:.75rem;margin-left:-.75rem}

@@ -1,6 +1,11 @@
 import type { AdminField, FieldState } from './admin-field';
-import type { FieldChoice } from './field-widget';
 import { escapeHtml } from './html-escape';
+
+/**
+ * What every field's row has around its control: the label (or a group's legend), the
+ * "Use parent value" box, help text, note and error, wired with `for`/`id` and
+ * `aria-describedby`. Each widget (`widgets/`) renders its control inside one of these rows.
+ */
 
 /** The ids of a field's help, note and error paragraphs, for `aria-describedby`. */
 function describedByIds(field: AdminField, state: FieldState): string[] {
@@ -20,8 +25,31 @@ function invalidMark(state: FieldState): string {
   return state.error ? ' aria-invalid="true"' : '';
 }
 
+/** A control's `id` and `name` attributes (escaped), as ` id="…" name="…"`. */
+export function idAndName(field: AdminField): string {
+  return ` id="${escapeHtml(field.elementId)}" name="${escapeHtml(field.name)}"`;
+}
+
+/** A control's `aria-describedby` (its help, note and error) and, with an error, `aria-invalid`. */
+export function controlAria(field: AdminField, state: FieldState): string {
+  return `${describedBy(field, state)}${invalidMark(state)}`;
+}
+
+/** The name of the "Use parent value" boxes; each posts its setting's id. */
+export const INHERIT_FIELD = '_inherit';
+
+function inheritControl(field: AdminField, state: FieldState): string {
+  const inherit = state.inherit;
+  if (inherit === undefined) return '';
+  const id = escapeHtml(`${field.elementId}-inherit`);
+  const from = inherit.checked ? ` <span class="field-origin">(${escapeHtml(inherit.from)})</span>` : '';
+  return `<p class="field-inherit"><input type="checkbox" id="${id}" name="${INHERIT_FIELD}" value="${escapeHtml(
+    field.setting.getId(),
+  )}"${inherit.checked ? ' checked' : ''}><label for="${id}">Use parent value</label>${from}</p>`;
+}
+
 function helpAndError(field: AdminField, state: FieldState): string {
-  let html = '';
+  let html = inheritControl(field, state);
   if (field.description !== '') {
     html += `<p class="field-help" id="${escapeHtml(field.elementId)}-help">${escapeHtml(field.description)}</p>`;
   }
@@ -39,7 +67,7 @@ function rowClass(state: FieldState): string {
 }
 
 /** A row whose control has one `<label for>`. */
-function labelledRow(field: AdminField, state: FieldState, controlHtml: string): string {
+export function labelledRow(field: AdminField, state: FieldState, controlHtml: string): string {
   const id = escapeHtml(field.elementId);
   return `<div class="${rowClass(state)}" id="${id}-row"><label class="field-label" for="${id}">${escapeHtml(
     field.label,
@@ -47,130 +75,11 @@ function labelledRow(field: AdminField, state: FieldState, controlHtml: string):
 }
 
 /** A `<fieldset>` row for a group of radios or checkboxes, its legend in the label column. */
-function groupRow(field: AdminField, state: FieldState, choicesHtml: string): string {
+export function groupRow(field: AdminField, state: FieldState, choicesHtml: string): string {
   const id = escapeHtml(field.elementId);
   // The group's help and error describe the fieldset (aria-invalid has no meaning on a group).
   return `<fieldset class="${rowClass(state)}" id="${id}-row"${describedBy(field, state)}><legend class="field-label" id="${id}">${escapeHtml(field.label)}</legend><div class="field-input"><ul class="choice-list">${choicesHtml}</ul>${helpAndError(
     field,
     state,
   )}</div></fieldset>`;
-}
-
-function choiceItems(
-  field: AdminField,
-  choices: readonly FieldChoice[],
-  inputType: 'radio' | 'checkbox',
-  selected: ReadonlySet<string>,
-): string {
-  return choices
-    .map((choice, index) => {
-      const id = escapeHtml(`${field.elementId}-${index}`);
-      const checked = selected.has(choice.text) ? ' checked' : '';
-      return `<li class="choice"><input type="${inputType}" id="${id}" name="${escapeHtml(field.name)}" value="${escapeHtml(
-        choice.text,
-      )}"${checked}><label for="${id}">${escapeHtml(choice.label)}</label></li>`;
-    })
-    .join('');
-}
-
-function optionElements(choices: readonly FieldChoice[], selected: ReadonlySet<string>): string {
-  return choices
-    .map(
-      (choice) =>
-        `<option value="${escapeHtml(choice.text)}"${selected.has(choice.text) ? ' selected' : ''}>${escapeHtml(
-          choice.label,
-        )}</option>`,
-    )
-    .join('');
-}
-
-/** Extra attributes of an `<input>` by type: steps and bounds for numbers and ranges. */
-function inputAttributes(field: AdminField, value: string): string {
-  if (field.widget.kind !== 'input') return '';
-  const step = field.setting.getType() === 'integer' ? '1' : 'any';
-  switch (field.widget.inputType) {
-    case 'number':
-      return ` step="${step}"`;
-    case 'range': {
-      const current = Number(value);
-      const min = Number.isFinite(current) && value !== '' ? Math.min(0, current) : 0;
-      const max = Number.isFinite(current) && value !== '' ? Math.max(100, current) : 100;
-      return ` min="${min}" max="${max}" step="${step}"`;
-    }
-    case 'password':
-      return ' autocomplete="new-password"';
-    case 'email':
-    case 'text':
-      return ' autocomplete="off" spellcheck="false"';
-    default:
-      return '';
-  }
-}
-
-/**
- * One field of the settings form as HTML: label (or legend), control, help text, note and
- * error, wired with `for`/`id` and `aria-describedby`. Every text is escaped.
- */
-export function renderField(field: AdminField, state: FieldState): string {
-  const { widget } = field;
-  const id = escapeHtml(field.elementId);
-  const name = escapeHtml(field.name);
-  const aria = `${describedBy(field, state)}${invalidMark(state)}`;
-  const selected = new Set(state.texts);
-  const first = state.texts[0] ?? '';
-  switch (widget.kind) {
-    case 'input': {
-      const value =
-        widget.inputType === 'password' || widget.inputType === 'file' ? '' : ` value="${escapeHtml(first)}"`;
-      return labelledRow(
-        field,
-        state,
-        `<input type="${widget.inputType}" id="${id}" name="${name}"${value}${inputAttributes(field, first)}${aria}>`,
-      );
-    }
-    case 'textarea':
-    case 'lines': {
-      const shown = widget.kind === 'lines' && widget.secret ? '' : first;
-      const rows = Math.min(16, Math.max(4, shown.split('\n').length + 1));
-      return labelledRow(
-        field,
-        state,
-        `<textarea id="${id}" name="${name}" rows="${rows}"${widget.code ? ' class="code" spellcheck="false"' : ''}${aria}>${escapeHtml(
-          shown,
-        )}</textarea>`,
-      );
-    }
-    case 'checkbox':
-      return labelledRow(
-        field,
-        state,
-        `<div class="single-checkbox"><input type="checkbox" id="${id}" name="${name}" value="yes"${
-          first !== '' ? ' checked' : ''
-        }${aria}></div>`,
-      );
-    case 'select': {
-      const placeholder =
-        field.setting.getDefault() === null || selected.size === 0
-          ? `<option value=""${selected.size === 0 || first === '' ? ' selected' : ''}>— Select —</option>`
-          : '';
-      return labelledRow(
-        field,
-        state,
-        `<select id="${id}" name="${name}"${aria}>${placeholder}${optionElements(widget.choices, selected)}</select>`,
-      );
-    }
-    case 'multi-select':
-      return labelledRow(
-        field,
-        state,
-        `<select id="${id}" name="${name}" multiple size="${Math.min(8, Math.max(3, widget.choices.length))}"${aria}>${optionElements(
-          widget.choices,
-          selected,
-        )}</select>`,
-      );
-    case 'radio':
-      return groupRow(field, state, choiceItems(field, widget.choices, 'radio', selected));
-    case 'checkbox-group':
-      return groupRow(field, state, choiceItems(field, widget.choices, 'checkbox', selected));
-  }
 }

@@ -109,6 +109,7 @@ export function choicesOf(setting: Framework_Setting): FieldChoice[] {
 
 /** The control type a setting is shown with: its own control's, else its type's default. */
 export function effectiveControlType(setting: Framework_Setting): string {
+  if (setting.isSecret()) return 'password';
   const declared = setting.getControl()?.getType();
   if (declared) return declared;
   if (setting.getOptions().length > 0 && setting.getType() !== 'boolean') return 'select';
@@ -142,6 +143,12 @@ function multiWidget(setting: Framework_Setting, controlType: string): FieldWidg
  */
 export function resolveWidget(setting: Framework_Setting): FieldWidget {
   const controlType = effectiveControlType(setting);
+  // A secret is always a password field (a select or a checked box would show its value).
+  if (setting.isSecret()) {
+    return setting.isMulti()
+      ? { kind: 'lines', code: setting.getType() === 'object', secret: true }
+      : { kind: 'input', inputType: 'password' };
+  }
   const declared = setting.getControl() !== null;
   if (!declared) return defaultWidget(setting);
   if (setting.isMulti()) return multiWidget(setting, controlType);

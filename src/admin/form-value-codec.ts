@@ -1,15 +1,14 @@
 import type { Framework_Setting } from '../settings/setting';
 import type { SettingType } from '../settings/setting-types';
-import { optionText } from '../settings/value-codec';
-import type { FieldChoice, FieldWidget } from './field-widget';
 
 /**
  * The one place where typed setting values become form text and submitted form text becomes
- * typed values again, per setting type.
+ * typed values again, per setting type. Which texts a field has is its widget's row
+ * (`widgets/`); the rows convert through these.
  */
 
 /** Converted form text: a value of the type, or a message for the merchant. */
-type Parsed = { readonly value: unknown } | { readonly error: string };
+export type Parsed = { readonly value: unknown } | { readonly error: string };
 
 /** What a submitted field asks for. */
 export type FieldOutcome =
@@ -38,7 +37,8 @@ export type FieldOutcome =
       readonly message: string;
     };
 
-interface TypeFormText {
+/** How the values of one setting type are written into and read from a form. */
+export interface TypeFormText {
   /** One value of the type as form text (`multiline`: the text may span lines, for a lone `object`). */
   toText(value: unknown, multiline: boolean): string;
   /** Non-empty form text as a value of the type. */
@@ -102,12 +102,18 @@ const TYPE_FORM_TEXT: Readonly<Record<SettingType, TypeFormText>> = {
   },
 };
 
-function formTextOf(setting: Framework_Setting): TypeFormText {
+/** The form-text conversion of a setting's type (`string`'s for an unknown type). */
+export function formTextOf(setting: Framework_Setting): TypeFormText {
   return TYPE_FORM_TEXT[setting.getType() as SettingType] ?? TYPE_FORM_TEXT.string;
 }
 
+/** The form-text conversion of one setting type. */
+export function formTextOfType(type: SettingType): TypeFormText {
+  return TYPE_FORM_TEXT[type];
+}
+
 /** Browsers submit line breaks as CRLF; values keep plain LF. */
-function normaliseLineBreaks(text: string): string {
+export function normaliseLineBreaks(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
@@ -117,22 +123,24 @@ export function problemSentence(problem: string): string {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
-/** The option whose text is `text`, else the text read as the setting's type. */
-function fromChoiceText(setting: Framework_Setting, text: string): Parsed {
-  const option = setting.getOptions().find((candidate) => optionText(candidate) === text);
-  if (option !== undefined) return { value: option };
-  return formTextOf(setting).fromText(text);
+/** A value converted from form text, checked against the setting; converted text that failed, refused. */
+export function outcomeOf(setting: Framework_Setting, parsed: Parsed): FieldOutcome {
+  return 'error' in parsed ? { action: 'invalid', message: parsed.error } : validated(setting, parsed.value);
 }
 
-function validated(setting: Framework_Setting, value: unknown): FieldOutcome {
+/** A typed value checked against the setting: `set` when it passes, else `invalid` with the reason. */
+export function validated(setting: Framework_Setting, value: unknown): FieldOutcome {
   const problem = setting.describeInvalidValue(value);
   return problem === undefined
     ? { action: 'set', value }
     : { action: 'invalid', message: problemSentence(problem) };
 }
 
-/** Reads a list of texts (multi settings): each text to a value, errors named by `where(index)`. */
-function fromTexts(
+/**
+ * Reads a list of texts (multi settings): each text to a value, errors named by `where(index)`,
+ * then the whole list checked against the setting.
+ */
+export function fromTexts(
   setting: Framework_Setting,
   texts: readonly string[],
   read: (text: string) => Parsed,
@@ -154,131 +162,19 @@ function fromTexts(
   return validated(setting, values);
 }
 
-function isChoice(choices: readonly FieldChoice[], text: string): boolean {
-  return choices.some((choice) => choice.text === text);
-}
-
-function notAChoice(text: string): string {
-  const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text;
-  return `“${shown}” is not one of the offered choices.`;
-}
-
-function choiceLabel(choices: readonly FieldChoice[], text: string): string {
-  return choices.find((choice) => choice.text === text)?.label ?? text;
+/** One value as the text of a one-value field (`multiline`: may span lines); `''` for none. */
+export function valueText(setting: Framework_Setting, value: unknown, multiline: boolean): string {
+  return value === null || value === undefined ? '' : formTextOf(setting).toText(value, multiline);
 }
 
 /**
- * The form texts that show `value` (a typed value, `null` for none) in `widget`: one text for
- * inputs and text areas, the chosen option texts for choices, `yes` for a checked box. Secret
- * fields show nothing.
+ * The text of a one-value field (an input or a text area) as what it asks for. An empty field
+ * clears the stored value (the default applies again), except for `string` settings, where the
+ * empty text is a value unless the options exclude it.
  */
-export function formTextsFor(setting: Framework_Setting, widget: FieldWidget, value: unknown): string[] {
-  const typeText = formTextOf(setting);
-  switch (widget.kind) {
-    case 'checkbox':
-      return value === true ? ['yes'] : [];
-    case 'select':
-    case 'radio':
-      return value === null || value === undefined ? [] : [optionText(value)];
-    case 'multi-select':
-    case 'checkbox-group':
-      return Array.isArray(value) ? value.map(optionText) : [];
-    case 'lines':
-      if (widget.secret || !Array.isArray(value)) return [''];
-      return [value.map((item) => typeText.toText(item, false)).join('\n')];
-    case 'input':
-      if (widget.inputType === 'password' || widget.inputType === 'file') return [''];
-      return value === null || value === undefined ? [''] : [typeText.toText(value, false)];
-    case 'textarea':
-      return value === null || value === undefined ? [''] : [typeText.toText(value, true)];
-  }
-}
-
-/**
- * Reads one field of a submitted form: the texts it sent (kept to show the form again) and
- * what they ask for, validated by the settings layer.
- *
- * A checkbox or a multi-choice field absent from the form counts as unchecked (false, an
- * empty list), as browsers send nothing for them; other absent fields keep the stored value.
- * An empty field clears the stored value (the default applies again), except for `string`
- * settings, where the empty text is a value, and for password and file fields, where it keeps
- * the stored value.
- */
-export function readFormField(
-  setting: Framework_Setting,
-  widget: FieldWidget,
-  name: string,
-  form: URLSearchParams,
-): { texts: string[]; outcome: FieldOutcome } {
-  const texts = form.getAll(name).map(normaliseLineBreaks);
-  const first = texts[0];
-  const typeText = formTextOf(setting);
+export function readValueText(setting: Framework_Setting, text: string): FieldOutcome {
   const options = setting.getOptions();
   const emptyClears = setting.getType() !== 'string' || (options.length > 0 && !options.includes(''));
-  const readSingle = (text: string): FieldOutcome => {
-    if (emptyClears && text.trim() === '') return { action: 'clear' };
-    const parsed = typeText.fromText(text);
-    return 'error' in parsed
-      ? { action: 'invalid', message: parsed.error }
-      : validated(setting, parsed.value);
-  };
-
-  switch (widget.kind) {
-    case 'checkbox': {
-      if (first === undefined) return { texts, outcome: validated(setting, false) };
-      const parsed = TYPE_FORM_TEXT.boolean.fromText(first);
-      const outcome: FieldOutcome =
-        'error' in parsed ? { action: 'invalid', message: parsed.error } : validated(setting, parsed.value);
-      return { texts, outcome };
-    }
-    case 'select':
-    case 'radio': {
-      if (first === undefined) return { texts, outcome: { action: 'keep' } };
-      if (first === '' && !options.includes('')) {
-        return { texts, outcome: { action: 'clear' } };
-      }
-      const parsed = isChoice(widget.choices, first) ? fromChoiceText(setting, first) : undefined;
-      const outcome: FieldOutcome =
-        parsed === undefined || 'error' in parsed
-          ? { action: 'invalid', message: notAChoice(first) }
-          : validated(setting, parsed.value);
-      return { texts: [first], outcome };
-    }
-    case 'multi-select':
-    case 'checkbox-group': {
-      const unknown = texts.find((text) => !isChoice(widget.choices, text));
-      if (unknown !== undefined)
-        return { texts, outcome: { action: 'invalid', message: notAChoice(unknown) } };
-      const outcome = fromTexts(
-        setting,
-        texts,
-        (text) => fromChoiceText(setting, text),
-        (index) => `“${choiceLabel(widget.choices, texts[index] ?? '')}”`,
-      );
-      return { texts, outcome };
-    }
-    case 'lines': {
-      if (first === undefined || (widget.secret && first === ''))
-        return { texts, outcome: { action: 'keep' } };
-      const numbered = first
-        .split('\n')
-        .map((line, index) => ({ line, number: index + 1 }))
-        .filter(({ line }) => line.trim() !== '');
-      const outcome = fromTexts(
-        setting,
-        numbered.map(({ line }) => line),
-        (line) => typeText.fromText(line),
-        (index) => `Line ${numbered[index]?.number ?? index + 1}`,
-      );
-      return { texts: [first], outcome };
-    }
-    case 'input':
-    case 'textarea': {
-      if (first === undefined) return { texts, outcome: { action: 'keep' } };
-      const keepsWhenEmpty =
-        widget.kind === 'input' && (widget.inputType === 'password' || widget.inputType === 'file');
-      if (keepsWhenEmpty && first === '') return { texts: [first], outcome: { action: 'keep' } };
-      return { texts: [first], outcome: readSingle(first) };
-    }
-  }
+  if (emptyClears && text.trim() === '') return { action: 'clear' };
+  return outcomeOf(setting, formTextOf(setting).fromText(text));
 }

@@ -8,16 +8,28 @@
  * @module commerce-plugin-framework/admin
  */
 
-export type { AdminPage, AdminPluginInfo, AdminRequestContext } from '../rest/admin-hook';
+export {
+  type AdminPage,
+  type AdminPluginInfo,
+  type AdminRequestContext,
+  DEFAULT_CSRF_MAX_AGE_MS,
+} from '../rest/admin-hook';
+export { isSecretKey } from '../rest/secret-keys';
 export type { AdminField, FieldState } from './admin-field';
 export { ADMIN_STATUS_PATH, adminSettingsPath } from './admin-paths';
 export { ADMIN_STYLES } from './admin-styles';
-export { createCsrfToken, verifyCsrfToken } from './csrf-token';
+export {
+  type CreateCsrfTokenOptions,
+  createCsrfToken,
+  type VerifyCsrfTokenOptions,
+  verifyCsrfToken,
+} from './csrf-token';
+export { INHERIT_FIELD } from './field-renderer';
 export type { FieldChoice, FieldInputType, FieldWidget } from './field-widget';
+export { formChanges, type LevelValue } from './form-changes';
 export type { FieldOutcome } from './form-value-codec';
 export { escapeHtml } from './html-escape';
 export { adminSecurityHeaders } from './html-response';
-export type { SaveResult } from './save-submission';
 export { Framework_Register_Settings_Fields, type SettingsSubmission } from './settings-fields';
 export {
   type AdminSettingsPlugin,
@@ -27,4 +39,4 @@ export {
   type RenderFormOptions,
   SAVED_FLAG,
 } from './settings-page';
-export { isSecretKey, MASKED_SECRET, renderStatusBlocks, renderStatusValue } from './status-screen';
+export { MASKED_SECRET, renderStatusBlocks, renderStatusValue } from './status-screen';

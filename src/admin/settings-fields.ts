@@ -1,9 +1,10 @@
 import type { Framework_Abstract_Settings } from '../settings/abstract-settings';
 import type { Framework_Setting } from '../settings/setting';
 import type { AdminField, FieldState } from './admin-field';
-import { renderField } from './field-renderer';
 import { resolveWidget } from './field-widget';
-import { type FieldOutcome, formTextsFor, readFormField } from './form-value-codec';
+import type { LevelValue } from './form-changes';
+import { type FieldOutcome, normaliseLineBreaks } from './form-value-codec';
+import { widgetRow } from './widgets/widget-table';
 
 /** A submitted settings form, read field by field. */
 export interface SettingsSubmission {
@@ -17,10 +18,6 @@ export interface SettingsSubmission {
 
 function elementIdOf(name: string): string {
   return `field-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-}
-
-function hasValue(value: unknown): boolean {
-  return value !== null && value !== undefined && value !== '';
 }
 
 /**
@@ -67,15 +64,34 @@ export class Framework_Register_Settings_Fields {
     return values;
   }
 
+  /**
+   * The fields' values at one level — the global one (no scope) or a scope — read in one store
+   * round trip when not cached: what each shows (resolved, default applied, secrets masked),
+   * what is stored at the level itself, and where the shown value comes from.
+   *
+   * @throws `Framework_Plugin_Exception` (400) for an invalid scope path; `OptionStoreError` when the store fails
+   */
+  async readLevel(scope?: string): Promise<Map<string, LevelValue>> {
+    const level = this.#settings.level(scope);
+    const objects = await level.getSettingObjects();
+    const values = new Map<string, LevelValue>();
+    for (const object of objects) {
+      const [own, origin] = await Promise.all([level.getOwnValue(object.id), level.getOrigin(object.id)]);
+      values.set(object.id, { shown: object.value, own, origin });
+    }
+    return values;
+  }
+
   /** What each field shows for `values` (as {@link readValues} answers them), by setting id. */
   statesFor(values: ReadonlyMap<string, unknown>): Map<string, FieldState> {
     const states = new Map<string, FieldState>();
     for (const field of this.getFields()) {
       const id = field.setting.getId();
       const value = values.get(id) ?? null;
+      const row = widgetRow(field.widget);
       states.set(id, {
-        texts: formTextsFor(field.setting, field.widget, value),
-        note: this.#noteFor(field, value),
+        texts: row.formTexts(field.setting, field.widget, value),
+        note: row.note(field.widget, value),
       });
     }
     return states;
@@ -92,19 +108,19 @@ export class Framework_Register_Settings_Fields {
     const errors = new Map<string, string>();
     for (const field of this.getFields()) {
       const id = field.setting.getId();
-      const { texts, outcome } = readFormField(field.setting, field.widget, field.name, form);
+      const row = widgetRow(field.widget);
+      const submitted = form.getAll(field.name).map(normaliseLineBreaks);
+      const { texts, outcome } = row.read(field.setting, field.widget, submitted);
       outcomes.set(id, outcome);
       const currentValue = current.get(id) ?? null;
+      // Browsers omit an unchecked box or an empty multi-choice: absent, it shows what was sent.
       const shown =
-        form.has(field.name) ||
-        field.widget.kind === 'checkbox' ||
-        field.widget.kind.endsWith('-group') ||
-        field.widget.kind === 'multi-select'
+        submitted.length > 0 || row.absentMeansEmpty
           ? texts
-          : formTextsFor(field.setting, field.widget, currentValue);
+          : row.formTexts(field.setting, field.widget, currentValue);
       const error = outcome.action === 'invalid' ? outcome.message : undefined;
       if (error !== undefined) errors.set(id, error);
-      states.set(id, { texts: shown, error, note: this.#noteFor(field, currentValue) });
+      states.set(id, { texts: shown, error, note: row.note(field.widget, currentValue) });
     }
     return { outcomes, states, errors };
   }
@@ -112,7 +128,9 @@ export class Framework_Register_Settings_Fields {
   /** The fields as HTML rows, each showing its state from `states` (by setting id). */
   renderFields(states: ReadonlyMap<string, FieldState>): string {
     return this.getFields()
-      .map((field) => renderField(field, states.get(field.setting.getId()) ?? { texts: [] }))
+      .map((field) =>
+        widgetRow(field.widget).render(field, states.get(field.setting.getId()) ?? { texts: [] }),
+      )
       .join('\n');
   }
 
@@ -127,30 +145,5 @@ export class Framework_Register_Settings_Fields {
       description: control?.getDescription() || setting.getDescription(),
       widget: resolveWidget(setting),
     };
-  }
-
-  #noteFor(field: AdminField, value: unknown): string | undefined {
-    const { widget } = field;
-    const secret =
-      (widget.kind === 'input' && widget.inputType === 'password') ||
-      (widget.kind === 'lines' && widget.secret);
-    if (secret) {
-      return hasValue(value)
-        ? 'A value is saved and not shown. Leave the field empty to keep it.'
-        : 'No value is saved yet.';
-    }
-    if (widget.kind === 'input' && widget.inputType === 'file' && hasValue(value)) {
-      return `Current file: ${String(value)}. Choose a file only to replace it.`;
-    }
-    if (widget.kind === 'input' && widget.inputType === 'range') {
-      return hasValue(value)
-        ? `Current value: ${String(value)}.`
-        : 'No value is saved yet; saving stores the slider’s position.';
-    }
-    if (widget.kind === 'multi-select') return 'Hold Ctrl (⌘ on a Mac) to choose several.';
-    if (widget.kind === 'lines') {
-      return widget.code ? 'One JSON value per line.' : 'One value per line; empty lines are ignored.';
-    }
-    return undefined;
   }
 }

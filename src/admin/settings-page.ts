@@ -1,21 +1,35 @@
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
 import { OptionStoreError } from '../errors/option-store-error';
 import type { AdminPage, AdminRequestContext } from '../rest/admin-hook';
+import { checkUser, type RestUser } from '../rest/rest-user';
+import { describeInvalidScopePath, isScopePath } from '../settings/scope/scope-path';
+import { PartialWriteError } from '../settings/writes/apply-without-commit';
+import { BatchRejectedError } from '../settings/writes/batch-rejected';
 import type { FieldState } from './admin-field';
 import {
   ADMIN_STATUS_PATH,
   adminSettingsPath,
   normaliseAdminPath,
   pluginIdOfSettingsPath,
+  relativeHref,
 } from './admin-paths';
 import { createCsrfToken, verifyCsrfToken } from './csrf-token';
+import { INHERIT_FIELD } from './field-renderer';
 import { DEFAULT_MAX_FORM_BYTES, readFormBody } from './form-body';
+import { formChanges, type LevelValue } from './form-changes';
 import { escapeHtml } from './html-escape';
 import { htmlResponse, seeOther } from './html-response';
 import { type AdminNavLink, renderAdminDocument, renderMessageDocument } from './page-layout';
-import { saveSubmission } from './save-submission';
 import type { Framework_Register_Settings_Fields } from './settings-fields';
 import { renderStatusBlocks } from './status-screen';
+import { widgetRow } from './widgets/widget-table';
+
+/** A small form that opens the page of another scope (`?scope=`; empty: the global settings). */
+function renderScopeSwitcher(scope: string): string {
+  return `<form class="scope-switcher" method="get" action=""><label for="scope-path">Scope</label> <input type="text" id="scope-path" name="scope" value="${escapeHtml(
+    scope,
+  )}" placeholder="global" spellcheck="false"> <button type="submit" class="button-secondary">Show</button></form>\n`;
+}
 
 /** The name of the hidden CSRF field of the settings form. */
 export const CSRF_FIELD = '_csrf';
@@ -41,7 +55,7 @@ export interface RegisterSettingsOptions {
 
 /** Options of {@link Framework_Register_Settings.renderForm}. */
 export interface RenderFormOptions {
-  /** The user's CSRF token: `await createCsrfToken(csrfSecret, user.id)`. */
+  /** The user's CSRF token: `await createCsrfToken(csrfSecret, user.id, { sessionId })`. */
   csrfToken: string;
   /** Where the form posts; default the page's own path, `/admin/settings/{pluginId}`. */
   action?: string;
@@ -52,6 +66,10 @@ interface SettingsView {
   readonly states: ReadonlyMap<string, FieldState>;
   readonly csrfToken: string;
   readonly action: string;
+  /** The scope the page edits; `''` for the global level. */
+  readonly scope?: string;
+  /** The path of the request being answered (links are relative to it); none for an embedded form. */
+  readonly pagePath?: string;
   readonly saved?: boolean;
   readonly errors?: ReadonlyMap<string, string>;
   readonly problem?: string;
@@ -182,10 +200,19 @@ export class Framework_Register_Settings implements AdminPage {
     }
   }
 
-  #nav(current: 'settings' | 'status'): AdminNavLink[] {
+  /** The admin bar's links, relative to the page at `pagePath` (so they work under a mount prefix). */
+  #nav(current: 'settings' | 'status', pagePath: string): AdminNavLink[] {
     return [
-      { label: `${this.#plugin.getName()} settings`, href: this.getPath(), current: current === 'settings' },
-      { label: 'System status', href: ADMIN_STATUS_PATH, current: current === 'status' },
+      {
+        label: `${this.#plugin.getName()} settings`,
+        href: relativeHref(pagePath, this.getPath()),
+        current: current === 'settings',
+      },
+      {
+        label: 'System status',
+        href: relativeHref(pagePath, ADMIN_STATUS_PATH),
+        current: current === 'status',
+      },
     ];
   }
 
@@ -196,11 +223,14 @@ export class Framework_Register_Settings implements AdminPage {
     text: string,
     headers: Record<string, string> = {},
   ): Promise<Response> {
-    return htmlResponse(request, renderMessageDocument(title, text, this.#nav('settings')), status, headers);
+    const nav = this.#nav('settings', new URL(request.url).pathname);
+    return htmlResponse(request, renderMessageDocument(title, text, nav), status, headers);
   }
 
   async #checkAccess(request: Request, context: AdminRequestContext): Promise<Response | null> {
-    if (context.user === null) {
+    // The server checked the user already; a page called directly gets the same check.
+    const user = checkUser(context.user);
+    if (user === null) {
       return this.#message(
         request,
         401,
@@ -208,7 +238,7 @@ export class Framework_Register_Settings implements AdminPage {
         'Sign in with an account that may manage the shop to see this page.',
       );
     }
-    if (!context.user.capabilities.includes(context.managementCapability)) {
+    if (!user.capabilities.includes(context.managementCapability)) {
       return this.#message(
         request,
         403,
@@ -225,19 +255,82 @@ export class Framework_Register_Settings implements AdminPage {
       title: 'System status',
       heading: 'System status',
       subtitle: 'What every plugin reports about itself. Secrets are masked.',
-      nav: this.#nav('status'),
+      nav: this.#nav('status', new URL(request.url).pathname),
       bodyHtml: renderStatusBlocks(report, context.plugins, context.commercePrefix),
     });
     return htmlResponse(request, html, 200);
   }
 
+  /**
+   * The scope a request addresses (`?scope=`; `''`: the global level), once it is a valid path
+   * the user may reach (the server's `canAccessScope`), or the page refusing it (400, 403).
+   */
+  async #scopeOf(request: Request, context: AdminRequestContext, url: URL): Promise<string | Response> {
+    const asked = url.searchParams.get('scope') ?? '';
+    if (asked !== '' && !isScopePath(asked)) {
+      return this.#message(request, 400, 'Unknown scope', `${describeInvalidScopePath(asked)}.`);
+    }
+    const check = context.canAccessScope;
+    if (
+      check !== undefined &&
+      (await check(context.user as RestUser, asked, this.#plugin.getId())) !== true
+    ) {
+      return this.#message(
+        request,
+        403,
+        'Access denied',
+        asked === ''
+          ? 'Your account may not change the settings every scope inherits.'
+          : 'Your account may not manage the settings of this scope.',
+      );
+    }
+    return asked;
+  }
+
+  /** Where the form posts: the page itself, with its scope. */
+  #action(url: URL, scope: string): string {
+    const page = relativeHref(url.pathname, this.getPath());
+    return scope === '' ? page : `${page}?scope=${encodeURIComponent(scope)}`;
+  }
+
+  /** The fields' states for `values`, with the "Use parent value" boxes on a scope's page (`inherit`: ticked ones, else as stored). */
+  #states(
+    values: ReadonlyMap<string, LevelValue>,
+    scope: string,
+    base: ReadonlyMap<string, FieldState>,
+    inherit?: ReadonlySet<string>,
+  ): Map<string, FieldState> {
+    const states = new Map(base);
+    if (scope === '') return states;
+    for (const [id, state] of states) {
+      const value = values.get(id);
+      const checked = inherit ? inherit.has(id) : value?.origin !== scope;
+      const origin = value?.origin;
+      const from =
+        origin === undefined || origin === null
+          ? 'the default'
+          : origin === ''
+            ? 'the global value'
+            : `scope ${origin}`;
+      states.set(id, { ...state, inherit: { checked, from } });
+    }
+    return states;
+  }
+
   async #serveForm(request: Request, context: AdminRequestContext, url: URL): Promise<Response> {
-    const values = await this.#fields.readValues();
-    const csrfToken = await createCsrfToken(context.csrfSecret, context.user!.id);
+    const scope = await this.#scopeOf(request, context, url);
+    if (scope instanceof Response) return scope;
+    const values = await this.#fields.readLevel(scope);
+    const csrfToken = await createCsrfToken(context.csrfSecret, context.user!.id, {
+      sessionId: context.sessionId,
+    });
+    const shown = new Map([...values].map(([id, value]) => [id, value.shown]));
     const view: SettingsView = {
-      states: this.#fields.statesFor(values),
+      states: this.#states(values, scope, this.#fields.statesFor(shown)),
       csrfToken,
-      action: url.pathname,
+      action: this.#action(url, scope),
+      scope,
+      pagePath: url.pathname,
       saved: url.searchParams.has(SAVED_FLAG),
     };
     return htmlResponse(request, this.#renderDocument(view), 200);
@@ -256,36 +349,77 @@ export class Framework_Register_Settings implements AdminPage {
       return this.#message(request, body.status, title, `${body.message} Nothing was saved.`);
     }
     const { form } = body;
-    if (!(await verifyCsrfToken(context.csrfSecret, user.id, form.get(CSRF_FIELD)))) {
+    const binding = { sessionId: context.sessionId };
+    const verified = await verifyCsrfToken(context.csrfSecret, user.id, form.get(CSRF_FIELD), {
+      ...binding,
+      maxAgeMs: context.csrfMaxAgeMs,
+    });
+    if (!verified) {
       return this.#message(
         request,
         403,
         'Form not accepted',
-        'The form could not be verified: its security token is missing or does not match your account. Nothing was saved. Reload the settings page and try again.',
+        'The form could not be verified: its security token is missing, has expired, or belongs to another account or session. Nothing was saved. Reload the settings page and try again.',
       );
     }
-    const csrfToken = await createCsrfToken(context.csrfSecret, user.id);
-    const current = await this.#fields.readValues();
-    const submission = this.#fields.readSubmission(form, current);
-    const view = { states: submission.states, csrfToken, action: url.pathname };
-    if (submission.errors.size > 0) {
-      return htmlResponse(request, this.#renderDocument({ ...view, errors: submission.errors }), 400);
-    }
-    const result = await saveSubmission(this.#fields.getSettingsHandler(), submission.outcomes);
-    if (result.ok) return seeOther(`${url.pathname}?${SAVED_FLAG}=true`);
+    const scope = await this.#scopeOf(request, context, url);
+    if (scope instanceof Response) return scope;
+    const csrfToken = await createCsrfToken(context.csrfSecret, user.id, binding);
+    // One read: what is stored now, to show the form again and to leave untouched fields alone.
+    const current = await this.#fields.readLevel(scope);
+    const shown = new Map([...current].map(([id, value]) => [id, value.shown]));
+    const submission = this.#fields.readSubmission(form, shown);
+    const inherit = new Set(scope === '' ? [] : form.getAll(INHERIT_FIELD));
+    // A field that inherits is not stored: what was typed into it does not matter.
+    const errors = new Map([...submission.errors].filter(([id]) => !inherit.has(id)));
+    const view: SettingsView = {
+      states: this.#states(current, scope, submission.states, inherit),
+      csrfToken,
+      action: this.#action(url, scope),
+      scope,
+      pagePath: url.pathname,
+    };
+    if (errors.size > 0) return htmlResponse(request, this.#renderDocument({ ...view, errors }), 400);
 
-    const outcome = result.restored
-      ? 'Nothing was saved.'
-      : 'Some settings may have been saved before the failure and could not be put back: check them.';
-    const { error } = result;
+    const settings = this.#fields.getSettingsHandler();
+    const changes = formChanges(settings.getSettings(), submission.outcomes, current, inherit);
+    try {
+      // One atomic step: no reader, in any instance, sees part of the form.
+      if (changes.length > 0) {
+        await settings.level(scope).updateValues(changes, { actor: { id: user.id }, via: 'admin' });
+      }
+    } catch (error) {
+      return this.#saveFailed(request, view, error);
+    }
+    // Relative to the page (its own path, a new query), so it holds under a mount prefix.
+    const query = scope === '' ? '' : `scope=${encodeURIComponent(scope)}&`;
+    return seeOther(`?${query}${SAVED_FLAG}=true`);
+  }
+
+  /** The form again, after a save the settings layer or the store refused. */
+  #saveFailed(request: Request, view: SettingsView, error: unknown): Promise<Response> {
+    const partial = error instanceof OptionStoreError && error.cause instanceof PartialWriteError;
+    const outcome = partial
+      ? 'Some settings may have been saved before the failure and could not be put back (this store cannot save a form in one step): check them.'
+      : 'Nothing was saved.';
+    if (error instanceof BatchRejectedError) {
+      const errors = new Map(error.failures.map((failure) => [failure.id, failure.error.message]));
+      const states = new Map(view.states);
+      for (const [id, message] of errors) {
+        const state = states.get(id);
+        if (state) states.set(id, { ...state, error: message });
+      }
+      const status = Math.max(
+        ...error.failures.map((failure) =>
+          failure.error.code >= 400 && failure.error.code < 500 ? failure.error.code : 400,
+        ),
+      );
+      return htmlResponse(request, this.#renderDocument({ ...view, states, errors }), status);
+    }
     if (error instanceof Framework_Plugin_Exception && error.code >= 400 && error.code < 500) {
-      const errors = new Map([[result.settingId, error.message]]);
-      const states = new Map(submission.states);
-      const state = states.get(result.settingId);
-      if (state) states.set(result.settingId, { ...state, error: error.message });
       return htmlResponse(
         request,
-        this.#renderDocument({ ...view, states, errors, problem: result.restored ? undefined : outcome }),
+        this.#renderDocument({ ...view, problem: `${error.message} ${outcome}` }),
         error.code,
       );
     }
@@ -318,12 +452,13 @@ ${this.#fields.renderFields(view.states)}
     }
     if (view.errors && view.errors.size > 0) notices += this.#renderErrorSummary(view.errors);
     const name = this.#plugin.getName();
+    const scope = view.scope ?? '';
     return renderAdminDocument({
-      title: `${name} settings`,
+      title: `${name} settings${scope === '' ? '' : ` (${scope})`}`,
       heading: name,
-      subtitle: 'Settings',
-      nav: this.#nav('settings'),
-      bodyHtml: `${notices}${this.#renderFormHtml(view)}`,
+      subtitle: scope === '' ? 'Settings' : `Settings of scope ${scope}`,
+      nav: this.#nav('settings', view.pagePath ?? this.getPath()),
+      bodyHtml: `${notices}${this.#fields.getFields().length > 0 ? renderScopeSwitcher(scope) : ''}${this.#renderFormHtml(view)}`,
     });
   }
 
@@ -333,8 +468,7 @@ ${this.#fields.renderFields(view.states)}
       .map(([id, message]) => {
         const field = fields.get(id);
         if (!field) return `<li>${escapeHtml(message)}</li>`;
-        const grouped = field.widget.kind === 'radio' || field.widget.kind === 'checkbox-group';
-        const target = grouped ? `${field.elementId}-0` : field.elementId;
+        const target = widgetRow(field.widget).anchorId(field);
         return `<li><a href="#${escapeHtml(target)}">${escapeHtml(field.label)}</a>: ${escapeHtml(message)}</li>`;
       })
       .join('');

@@ -1,37 +1,9 @@
 import type { AdminPluginInfo } from '../rest/admin-hook';
+import { isSecretKey, MASKED_VALUE } from '../rest/secret-keys';
 import { escapeHtml } from './html-escape';
 
-/** What a secret looks like on the status screen. */
-export const MASKED_SECRET = '********';
-
-const SECRET_WORDS: ReadonlySet<string> = new Set([
-  'password',
-  'passwd',
-  'passphrase',
-  'secret',
-  'token',
-  'credential',
-  'credentials',
-  'apikey',
-]);
-
-/**
- * Whether a status key names a secret (`password`, `client_secret`, `accessToken`, `api_key`,
- * `private-key`…): its text values are shown masked, whatever the report says (defence in
- * depth; the report itself masks the values of password controls).
- */
-export function isSecretKey(key: string): boolean {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '');
-  return words.some(
-    (word, index) =>
-      SECRET_WORDS.has(word) ||
-      (word === 'key' && (words[index - 1] === 'api' || words[index - 1] === 'private')),
-  );
-}
+/** What a secret looks like on the status screen (the REST report's `MASKED_VALUE`). */
+export const MASKED_SECRET = MASKED_VALUE;
 
 /** Nesting deeper than this is shown as JSON text rather than further lists. */
 const MAX_LIST_DEPTH = 8;

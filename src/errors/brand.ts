@@ -3,9 +3,10 @@
  *
  * The package ships an ESM and a CommonJS build. A host that loads both (an ESM app using a
  * CommonJS plugin, say) gets two copies of every module, and `instanceof` between them fails.
- * The error classes therefore carry a brand, a registered symbol shared by every copy, and
- * answer `instanceof` through it: an error thrown by one copy is an instance of the class of
- * the other. Subclasses keep the ordinary prototype-chain check.
+ * The classes that cross that border (the error classes, `RestError`, `RestResponse`) therefore
+ * carry a brand, a registered symbol shared by every copy, and answer `instanceof` through it:
+ * an error thrown (or a response returned) by one copy is an instance of the class of the
+ * other. Subclasses keep the ordinary prototype-chain check.
  */
 
 /** Marks `target.prototype` with the brand `name` and returns the brand symbol. */

@@ -1,40 +1,78 @@
 import type { ArgSchema } from '../rest/args/arg-schema';
-import type { RouteDescriptor } from '../rest/registry/types';
-import type { JsonSchema, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi-types';
-import type { RouteKind } from './route-kind';
-import {
-  BEARER_SCHEME,
-  ERROR_RESPONSES,
-  type ErrorResponseName,
-  responseRef,
-  schemaRef,
-} from './shared-components';
+import type { EndpointDocs } from '../rest/registry/endpoint-docs';
+import type { EndpointDescriptor, RouteDescriptor } from '../rest/registry/types';
+import { HTTP_METHODS } from '../rest/registry/types';
+import { frameworkErrors, type OperationFacts } from './framework-errors';
+import type { JsonSchema, OpenApiOperation, OpenApiParameter } from './openapi-types';
+import { errorResponses, jsonContent, successResponses, toOpenApiHeader } from './operation-responses';
+import { BEARER_SCHEME } from './shared-components';
 import { toJsonSchema } from './to-json-schema';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const PATH_PARAM = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Whether a `context` argument offers a context anyone may not ask for (anything but `view` and `embed`). */
+function guardsContext(arg: ArgSchema | undefined): boolean {
+  return Array.isArray(arg?.enum) && arg.enum.some((context) => context !== 'view' && context !== 'embed');
+}
+
+/** Any JSON value but `null`: a required argument without a type (`null` counts as missing). */
+const NON_NULL_JSON: JsonSchema = {
+  type: ['object', 'array', 'string', 'number', 'boolean'],
+  items: {},
+  additionalProperties: true,
+};
+
+/** One operation to document: an endpoint's method at a path (its template, or a variant's concrete path). */
+export interface OperationSource {
+  /** The route the endpoint belongs to. */
+  readonly route: RouteDescriptor;
+  /** The endpoint. */
+  readonly endpoint: EndpointDescriptor;
+  /** The method. */
+  readonly method: string;
+  /** The documented path: the route's full path, with a variant's parameters filled in. */
+  readonly path: string;
+  /** The path inside the namespace, likewise. */
+  readonly routePath: string;
+  /** The endpoint's docs, with a variant's docs applied. */
+  readonly docs: EndpointDocs;
+}
 
 /** The names of a path's `{param}` segments, in order. */
 export function pathParameterNames(path: string): string[] {
   return [...path.matchAll(PATH_PARAM)].map((match) => match[1]!);
 }
 
-/** The arguments of the endpoint serving `method` (the route's union when none declares it). */
-function endpointArgs(route: RouteDescriptor, method: string): Readonly<Record<string, ArgSchema>> {
-  return route.endpoints.find((endpoint) => endpoint.methods.includes(method))?.args ?? route.args;
-}
-
 function isArrayArg(arg: ArgSchema): boolean {
   return arg.type === 'array' || (Array.isArray(arg.type) && arg.type.includes('array'));
 }
 
-function parameter(name: string, location: 'path' | 'query', arg: ArgSchema | undefined): OpenApiParameter {
-  const schema = arg === undefined ? { type: 'string' } : toJsonSchema(arg);
+function isIntegerArg(arg: ArgSchema | undefined): boolean {
+  const type = arg?.type;
+  return type === 'integer' || (Array.isArray(type) && type.length === 1 && type[0] === 'integer');
+}
+
+/** The documented schema of an argument: the docs' own, else its `ArgSchema` converted. */
+function argumentSchema(name: string, arg: ArgSchema | undefined, docs: EndpointDocs): JsonSchema {
+  const declared = docs.argSchemas?.[name];
+  if (declared !== undefined) return toJsonSchema(declared);
+  if (arg === undefined) return { type: 'string' };
+  const schema = toJsonSchema(arg);
+  return arg.type === undefined && arg.required === true ? { ...schema, ...NON_NULL_JSON } : schema;
+}
+
+function parameter(
+  name: string,
+  location: 'path' | 'query',
+  arg: ArgSchema | undefined,
+  docs: EndpointDocs,
+): OpenApiParameter {
   const result: OpenApiParameter = {
     name,
     in: location,
     required: location === 'path' || arg?.required === true,
-    schema,
+    schema: argumentSchema(name, arg, docs),
   };
   if (arg?.description) result.description = arg.description;
   // Query arrays are comma lists (`?include=1,2`), also accepted repeated.
@@ -46,66 +84,16 @@ function parameter(name: string, location: 'path' | 'query', arg: ArgSchema | un
 }
 
 /** The JSON object schema of a body made of the given arguments. */
-function bodySchema(args: readonly [string, ArgSchema][]): JsonSchema {
+function bodySchema(args: readonly [string, ArgSchema][], docs: EndpointDocs): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, arg] of args) {
-    properties[name] = toJsonSchema(arg);
+    properties[name] = argumentSchema(name, arg, docs);
     if (arg.required === true) required.push(name);
   }
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
   return schema;
-}
-
-function json(schema: JsonSchema): Record<string, { schema: JsonSchema }> {
-  return { 'application/json': { schema } };
-}
-
-function successResponse(kind: RouteKind, method: string): [string, OpenApiResponse] {
-  switch (kind) {
-    case 'settings-list':
-      return [
-        '200',
-        {
-          description: 'Every setting, in registration order.',
-          content: json({ type: 'array', items: schemaRef('Setting') }),
-        },
-      ];
-    case 'setting':
-      return [
-        '200',
-        {
-          description: method === 'GET' ? 'The setting.' : 'The updated setting.',
-          content: json(schemaRef('Setting')),
-        },
-      ];
-    case 'system-status':
-      return [
-        '200',
-        {
-          description:
-            "One member per plugin, keyed `<commercePrefix>_<pluginId>`: is_payment_gateway, settings (password values masked), and the plugin's own data.",
-          content: json({ type: 'object', additionalProperties: { type: 'object' } }),
-        },
-      ];
-    default:
-      return ['2XX', { description: "Success: the handler's JSON answer.", content: json({}) }];
-  }
-}
-
-function summary(kind: RouteKind, method: string, route: RouteDescriptor): string {
-  const plugin = route.route.split('/')[1] ?? '';
-  switch (kind) {
-    case 'settings-list':
-      return `List the settings of ${plugin}`;
-    case 'setting':
-      return method === 'GET' ? `Get one setting of ${plugin}` : `Update one setting of ${plugin}`;
-    case 'system-status':
-      return 'The system-status report';
-    default:
-      return `${method} ${route.route}`;
-  }
 }
 
 function operationId(method: string, path: string): string {
@@ -117,45 +105,62 @@ function operationId(method: string, path: string): string {
 }
 
 /**
- * The OpenAPI operation of one method of a route: its path parameters (required), its query
- * parameters (GET, DELETE) or JSON request body (POST, PUT, PATCH) from the endpoint's
- * arguments, its success response and the error responses it can produce.
+ * The OpenAPI operation of one method of an endpoint at one documented path: path parameters
+ * (required), query parameters (GET, DELETE, and `docs.queryArgs`), request headers, the JSON
+ * request body (POST, PUT, PATCH) made of the other arguments, the answers the endpoint
+ * declares (or a `2XX` of any JSON), and every error it can give: the pipeline's own, merged
+ * with the endpoint's by status.
  */
-export function buildOperation(route: RouteDescriptor, method: string, kind: RouteKind): OpenApiOperation {
-  const args = endpointArgs(route, method);
-  const pathNames = pathParameterNames(route.path);
-  const parameters: OpenApiParameter[] = pathNames.map((name) => parameter(name, 'path', args[name]));
-  const otherArgs = Object.entries(args).filter(([name]) => !pathNames.includes(name));
+export function buildOperation(source: OperationSource): OpenApiOperation {
+  const { route, endpoint, method, docs } = source;
+  const args = endpoint.args;
+  const templateParams = pathParameterNames(route.path);
+  const pathNames = pathParameterNames(source.path);
+  const queryArgs = new Set(docs.queryArgs ?? []);
   const hasBody = BODY_METHODS.has(method);
+  const otherArgs = Object.entries(args).filter(([name]) => !templateParams.includes(name));
+  const bodyArgs = hasBody ? otherArgs.filter(([name]) => !queryArgs.has(name)) : [];
+  const queryParams = hasBody ? otherArgs.filter(([name]) => queryArgs.has(name)) : otherArgs;
+
+  const parameters: OpenApiParameter[] = [
+    ...pathNames.map((name) => parameter(name, 'path', args[name], docs)),
+    ...queryParams.map(([name, arg]) => parameter(name, 'query', arg, docs)),
+  ];
+  for (const [name, header] of Object.entries(docs.requestHeaders ?? {})) {
+    const { description, schema, required } = toOpenApiHeader(header);
+    parameters.push({ name, in: 'header', required: required === true, description, schema });
+  }
 
   const operation: OpenApiOperation = {
-    operationId: operationId(method, route.path),
-    summary: summary(kind, method, route),
+    operationId: operationId(method, source.path),
+    summary: docs.summary ?? `${method} ${source.routePath}`,
     tags: [route.namespace],
     responses: {},
-    // The server's own routes need the management capability; a plugin route's permission is
-    // its own business (it may be public), so the token is optional there.
-    security: kind === 'plugin' ? [{ [BEARER_SCHEME]: [] }, {}] : [{ [BEARER_SCHEME]: [] }],
+    // A public endpoint takes a token too (it may answer more to some users).
+    security: endpoint.isPublic ? [{ [BEARER_SCHEME]: [] }, {}] : [{ [BEARER_SCHEME]: [] }],
   };
-  if (!hasBody) for (const [name, arg] of otherArgs) parameters.push(parameter(name, 'query', arg));
+  if (docs.description !== undefined) operation.description = docs.description;
   if (parameters.length > 0) operation.parameters = parameters;
-  if (hasBody && otherArgs.length > 0) {
+  if (bodyArgs.length > 0) {
     operation.requestBody = {
-      required: otherArgs.some(([, arg]) => arg.required === true),
-      content: json(bodySchema(otherArgs)),
+      required: bodyArgs.some(([, arg]) => arg.required === true),
+      content: jsonContent(bodySchema(bodyArgs, docs)),
     };
   }
 
-  const [status, success] = successResponse(kind, method);
-  operation.responses[status] = success;
-  const errors: ErrorResponseName[] = [];
-  if (hasBody || Object.keys(args).length > 0) errors.push('BadRequest');
-  errors.push('Unauthorized', 'Forbidden');
-  // Only a path with parameters can miss (a parameter of the wrong type, an unknown setting).
-  if (pathNames.length > 0) errors.push('NotFound');
-  if (hasBody) errors.push('PayloadTooLarge', 'UnsupportedMediaType');
-  errors.push('InternalError');
-  if (kind !== 'plugin') errors.push('StoreUnavailable');
-  for (const name of errors) operation.responses[ERROR_RESPONSES[name].status] = responseRef(name);
+  const facts: OperationFacts = {
+    hasBody,
+    hasArgs: Object.keys(args).some((name) => !templateParams.includes(name) || pathNames.includes(name)),
+    hasRequiredArgs: otherArgs.some(([, arg]) => arg.required === true),
+    hasIntegerPathParam: pathNames.some((name) => isIntegerArg(args[name])),
+    isPublic: endpoint.isPublic,
+    answersEveryMethod: HTTP_METHODS.every((candidate) => route.methods.includes(candidate)),
+    isWrite: method !== 'GET',
+    hasGuardedContext: guardsContext(args.context),
+  };
+  operation.responses = {
+    ...successResponses(docs.responses),
+    ...errorResponses([...frameworkErrors(facts), ...(docs.errors ?? [])]),
+  };
   return operation;
 }

@@ -5,10 +5,19 @@
  * @module commerce-plugin-framework/openapi
  */
 
+export {
+  type SettingsRouteDocs,
+  settingComponentName,
+  settingObjectSchema,
+  settingReadSchema,
+  settingsRouteDocs,
+  settingValueSchema,
+} from '../rest/settings-routes/settings-docs';
 export { generateOpenApiDocument, type OpenApiOptions } from './generate-openapi-document';
 export type {
   JsonSchema,
   OpenApiDocument,
+  OpenApiHeader,
   OpenApiInfo,
   OpenApiOperation,
   OpenApiParameter,

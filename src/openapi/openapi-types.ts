@@ -21,12 +21,12 @@ export interface OpenApiServer {
   description?: string;
 }
 
-/** One parameter of an operation (path or query). */
+/** One parameter of an operation (path, query or header). */
 export interface OpenApiParameter {
-  /** The argument's name: the `{name}` of the path, or the query key. */
+  /** The argument's name: the `{name}` of the path, the query key, or the header name. */
   name: string;
-  /** Where the parameter is sent: a path segment or the query string. */
-  in: 'path' | 'query';
+  /** Where the parameter is sent: a path segment, the query string, or a request header (`EndpointDocs.requestHeaders`). */
+  in: 'path' | 'query' | 'header';
   /** Whether the request must carry it: always `true` for path parameters. */
   required: boolean;
   /** The argument's description, when the route gives one. */
@@ -39,38 +39,45 @@ export interface OpenApiParameter {
   explode?: boolean;
 }
 
-/** A response of an operation, or a reference to a shared one. */
-export type OpenApiResponse =
-  | {
-      /** What the response means, e.g. `The setting.` (required by OpenAPI). */
-      description: string;
-      /** The response headers, by name (e.g. the pagination headers of a list). */
-      headers?: Record<string, unknown>;
-      /** The body, by media type (`application/json`); absent for a response without a body. */
-      content?: Record<
-        string,
-        {
-          /** The JSON Schema of the body. */
-          schema: JsonSchema;
-        }
-      >;
+/** A header of a response. */
+export interface OpenApiHeader {
+  /** What the header carries. */
+  description: string;
+  /** Whether every such response carries it. */
+  required?: boolean;
+  /** The JSON Schema of its value. */
+  schema: JsonSchema;
+}
+
+/** A response of an operation. */
+export interface OpenApiResponse {
+  /** What the response means, e.g. `The setting.`; for errors, each code with when it is answered. */
+  description: string;
+  /** The response headers, by name (e.g. `X-Total`, `Location`, `Allow`). */
+  headers?: Record<string, OpenApiHeader>;
+  /** The body, by media type (`application/json`); absent for a response without a body. */
+  content?: Record<
+    string,
+    {
+      /** The JSON Schema of the body. */
+      schema: JsonSchema;
     }
-  | {
-      /** A reference to a shared response, e.g. `#/components/responses/NotFound`. */
-      $ref: string;
-    };
+  >;
+}
 
 /** One operation (a method of a path). */
 export interface OpenApiOperation {
   /** A unique id made of the method and the path's words, e.g. `get_api_acme_v1_items_by_id`. */
   operationId: string;
-  /** A one-line description, e.g. `List the settings of acme_pay`, or `GET /items/{id}` (method and route) for plugin routes. */
+  /** A one-line description, e.g. `List the settings of acme_pay`, or `GET /items/{id}` (method and route) when the endpoint declares none. */
   summary: string;
+  /** A longer description, when the endpoint's docs give one. */
+  description?: string;
   /** The route's namespace (e.g. `acme/v1`), grouping operations in viewers. */
   tags: string[];
-  /** Path parameters, then (GET, DELETE) query parameters; absent when there are none. */
+  /** Path parameters, then query parameters (of GET and DELETE, and `EndpointDocs.queryArgs`), then request headers; absent when there are none. */
   parameters?: OpenApiParameter[];
-  /** The JSON object body (POST, PUT, PATCH) made of the non-path arguments; absent when there are none. */
+  /** The JSON object body (POST, PUT, PATCH) made of the other arguments; absent when there are none. */
   requestBody?: {
     /** Whether a body must be sent: `true` when at least one of its arguments is required. */
     required: boolean;
@@ -85,7 +92,7 @@ export interface OpenApiOperation {
   };
   /** The success response and the error responses the route can produce, by HTTP status code. */
   responses: Record<string, OpenApiResponse>;
-  /** The security requirements: `bearerAuth` required, or also `{}` (anonymous) on plugin routes. */
+  /** The security requirements: `bearerAuth` required, or also `{}` (anonymous) on public endpoints (`allowPublic()`). */
   security: Record<string, string[]>[];
 }
 
@@ -100,23 +107,30 @@ export interface OpenApiDocument {
   info: OpenApiInfo;
   /** The default JSON Schema dialect of the schemas: the OpenAPI 3.1 base dialect URI. */
   jsonSchemaDialect: string;
-  /** Where the API is served (`OpenApiOptions.servers`); absent when none were given. */
-  servers?: OpenApiServer[];
+  /** Where the API is served (`OpenApiOptions.servers`, default `[{ url: '/' }]`). */
+  servers: OpenApiServer[];
   /** One tag per route namespace, in registration order. */
   tags: {
     /** The namespace, e.g. `acme/v1`. */
     name: string;
-    /** What the namespace holds; set for the host's own namespace (settings and status). */
-    description?: string;
+    /** What the namespace holds. */
+    description: string;
   }[];
-  /** The operations, by full route path in `{param}` form, e.g. `/api/acme/v1/items/{id}`. */
+  /**
+   * The operations, by full path in `{param}` form, e.g. `/api/acme/v1/items/{id}`; endpoints
+   * documented through variants (the settings routes) by concrete path, e.g.
+   * `/api/commerce/v3/acme_pay/settings/max_retries`.
+   */
   paths: Record<string, OpenApiPathItem>;
   /** The parts operations share by reference. */
   components: {
-    /** Shared schemas: `Setting` (a setting item) and `Error` (the REST error body). */
+    /**
+     * Shared schemas that operations refer to: `Error` (the REST error body), the envelopes
+     * `FailureMessage` and `ValidationFailure`, each setting's Setting object
+     * (`<pluginId>.settings.<settingId>`), item schemas (`<namespace>.<restBase>`, e.g.
+     * `acme.v1.items`) and whatever endpoints declare in `EndpointDocs.schemas`.
+     */
     schemas: Record<string, JsonSchema>;
-    /** Shared error responses by name (`BadRequest`, `NotFound`, …), each with the `Error` body. */
-    responses: Record<string, OpenApiResponse>;
     /** The security schemes by name: `bearerAuth`, a bearer token checked by the server's `authenticate`. */
     securitySchemes: Record<
       string,

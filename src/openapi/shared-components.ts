@@ -1,16 +1,16 @@
-import { Framework_REST_API_Settings } from '../rest/settings-controller';
-import { Framework_Abstract_Settings } from '../settings/abstract-settings';
-import { MemoryOptionStore } from '../storage/memory-option-store';
-import type { JsonSchema, OpenApiDocument, OpenApiResponse } from './openapi-types';
+import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
+import type { DocSchema } from '../rest/registry/endpoint-docs';
+import type { JsonSchema, OpenApiDocument } from './openapi-types';
 import { toJsonSchema } from './to-json-schema';
 
 /** The name of the bearer security scheme. */
 export const BEARER_SCHEME = 'bearerAuth';
 
+const SCHEMA_PREFIX = '#/components/schemas/';
+const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
+
 /** A reference to a shared schema. */
-export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-/** A reference to a shared response. */
-export const responseRef = (name: string): OpenApiResponse => ({ $ref: `#/components/responses/${name}` });
+export const schemaRef = (name: string): JsonSchema => ({ $ref: `${SCHEMA_PREFIX}${name}` });
 
 /** The error body of every REST error. */
 const ERROR_SCHEMA: JsonSchema = {
@@ -22,19 +22,24 @@ const ERROR_SCHEMA: JsonSchema = {
     message: { type: 'string', description: 'What was wrong, for a human.' },
     data: {
       type: 'object',
+      description: 'The HTTP status, and what else the error carries.',
       required: ['status'],
       properties: {
         status: { type: 'integer', description: 'The HTTP status of the answer.' },
         params: {
           description:
-            'rest_missing_callback_param: the missing names; rest_invalid_param: a message per argument.',
-          type: ['array', 'object'],
+            'rest_missing_callback_param: the missing names; rest_invalid_param and rest_setting_value_invalid: a message per argument.',
+          anyOf: [
+            { type: 'array', items: { type: 'string' } },
+            { type: 'object', additionalProperties: { type: 'string' } },
+          ],
         },
         details: {
           type: 'object',
           description: 'rest_invalid_param: {code, message} per argument.',
           additionalProperties: {
             type: 'object',
+            required: ['code', 'message'],
             properties: { code: { type: 'string' }, message: { type: 'string' } },
           },
         },
@@ -44,76 +49,116 @@ const ERROR_SCHEMA: JsonSchema = {
   },
 };
 
-/** The error responses routes share, by component name: status and the codes it carries. */
-export const ERROR_RESPONSES = {
-  BadRequest: {
-    status: '400',
-    description:
-      'Invalid request: rest_invalid_json (body not a UTF-8 JSON object, or nested deeper than 64 levels), ' +
-      'rest_missing_callback_param (a required argument is missing), rest_invalid_param (an argument is invalid), ' +
-      'rest_setting_value_invalid (the settings handler rejected the value).',
-  },
-  Unauthorized: {
-    status: '401',
-    description: 'rest_forbidden: the route needs an authenticated user (Authorization: Bearer <token>).',
-  },
-  Forbidden: { status: '403', description: 'rest_forbidden: the authenticated user may not do this.' },
-  NotFound: {
-    status: '404',
-    description:
-      'rest_no_route (no route matches the path, e.g. a path parameter of the wrong type) or ' +
-      'rest_setting_not_found (no such setting).',
-  },
-  PayloadTooLarge: {
-    status: '413',
-    description: 'rest_body_too_large: the body is larger than the server accepts (counted while reading).',
-  },
-  UnsupportedMediaType: {
-    status: '415',
-    description: 'rest_unsupported_media_type: a body was sent with a Content-Type other than JSON.',
-  },
-  InternalError: {
-    status: '500',
-    description: 'rest_internal_error: something failed on the server (no details are given).',
-  },
-  StoreUnavailable: {
-    status: '503',
-    description: 'rest_store_unavailable: the settings store failed or timed out; try again later.',
-  },
+/** `{success: false, message}`: the reference envelope of a failure with a message (404 and others). */
+const FAILURE_MESSAGE_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'The envelope of a failure: what went wrong, for a human.',
+  required: ['success', 'message'],
+  properties: { success: { type: 'boolean', const: false }, message: { type: 'string' } },
+};
+
+/** `{success: false, errors}` with the schema of one error. */
+export function validationFailureSchema(items: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    description: 'The envelope of a validation failure found by the handler: one entry per problem.',
+    required: ['success', 'errors'],
+    properties: { success: { type: 'boolean', const: false }, errors: { type: 'array', items } },
+  };
+}
+
+/** The names of the schemas the generator itself provides. */
+export const BUILT_IN_SCHEMAS = {
+  Error: ERROR_SCHEMA,
+  FailureMessage: FAILURE_MESSAGE_SCHEMA,
+  ValidationFailure: validationFailureSchema({}),
 } as const;
 
-/** The name of a shared error response. */
-export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
-
-/** A settings handler with no settings: only its controller's item schema is read. */
-class NoSettings extends Framework_Abstract_Settings {
-  protected registerSettings(): void {}
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The Setting object's schema, from the settings controller's draft-04 item schema. */
-export function settingSchema(): JsonSchema {
-  const controller = new Framework_REST_API_Settings(new NoSettings('openapi', new MemoryOptionStore()));
-  return toJsonSchema(controller.getItemSchema());
-}
-
-/** The document's `components`: the Setting and Error schemas, the shared error responses, the bearer scheme. */
-export function sharedComponents(): OpenApiDocument['components'] {
-  const responses: Record<string, OpenApiResponse> = {};
-  for (const [name, { description }] of Object.entries(ERROR_RESPONSES)) {
-    responses[name] = {
-      description,
-      content: { 'application/json': { schema: schemaRef('Error') } },
-    };
+function collectRefs(value: unknown, into: Set<string>): void {
+  if (Array.isArray(value)) for (const item of value) collectRefs(item, into);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string' && item.startsWith(SCHEMA_PREFIX)) {
+        into.add(decodeURIComponent(item.slice(SCHEMA_PREFIX.length).split('/')[0]!));
+      } else collectRefs(item, into);
+    }
   }
+}
+
+/**
+ * The document's `components.schemas`: the built-in ones and those endpoints declare
+ * (`EndpointDocs.schemas`), each converted once. Only the schemas the operations refer to,
+ * directly or through other schemas, end up in the document.
+ */
+export class ComponentSchemas {
+  readonly #schemas = new Map<string, { source: DocSchema; schema: JsonSchema }>();
+
+  constructor() {
+    for (const [name, schema] of Object.entries(BUILT_IN_SCHEMAS)) {
+      this.#schemas.set(name, { source: schema, schema });
+    }
+  }
+
+  /**
+   * Adds a schema an endpoint declares.
+   *
+   * @throws {@link Framework_Plugin_Exception} (400) for an invalid name, or a name already
+   *   declared with another schema
+   */
+  add(name: string, source: DocSchema, where: string): void {
+    if (!COMPONENT_NAME.test(name)) {
+      throw new Framework_Plugin_Exception(
+        `${where}: schema name ${JSON.stringify(name)} must match [A-Za-z0-9._-]+`,
+        400,
+      );
+    }
+    const existing = this.#schemas.get(name);
+    if (existing === undefined) {
+      this.#schemas.set(name, { source, schema: toJsonSchema(source) });
+      return;
+    }
+    if (existing.source !== source && !sameJson(existing.schema, toJsonSchema(source))) {
+      throw new Framework_Plugin_Exception(
+        `${where}: the schema ${JSON.stringify(name)} is declared twice with different contents`,
+        400,
+      );
+    }
+  }
+
+  /** The schemas `paths` refers to, directly or through other schemas, in declaration order. */
+  referencedBy(paths: OpenApiDocument['paths']): Record<string, JsonSchema> {
+    const wanted = new Set<string>();
+    collectRefs(paths, wanted);
+    const queue = [...wanted];
+    while (queue.length > 0) {
+      const entry = this.#schemas.get(queue.pop()!);
+      if (entry === undefined) continue;
+      const inner = new Set<string>();
+      collectRefs(entry.schema, inner);
+      for (const name of inner) {
+        if (!wanted.has(name)) {
+          wanted.add(name);
+          queue.push(name);
+        }
+      }
+    }
+    const result: Record<string, JsonSchema> = {};
+    for (const [name, { schema }] of this.#schemas) if (wanted.has(name)) result[name] = schema;
+    return result;
+  }
+}
+
+/** The security schemes of the document. */
+export function securitySchemes(): OpenApiDocument['components']['securitySchemes'] {
   return {
-    schemas: { Setting: settingSchema(), Error: ERROR_SCHEMA },
-    responses,
-    securitySchemes: {
-      [BEARER_SCHEME]: {
-        type: 'http',
-        scheme: 'bearer',
-        description: "The host's token; the server's `authenticate` decides who it stands for.",
-      },
+    [BEARER_SCHEME]: {
+      type: 'http',
+      scheme: 'bearer',
+      description: "The host's token; the server's `authenticate` decides who it stands for.",
     },
   };
 }

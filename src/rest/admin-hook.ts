@@ -1,6 +1,15 @@
 import type { RestUser } from './rest-user';
 
 /**
+ * The path prefix of every admin page (`/admin/status`, `/admin/settings/{pluginId}`, a host's
+ * own pages): the one place it is written. Adapters read it from `server.adminPathPrefix`.
+ */
+export const ADMIN_PATH_PREFIX = '/admin/';
+
+/** How long an admin form's CSRF token is valid by default: 2 hours. */
+export const DEFAULT_CSRF_MAX_AGE_MS = 2 * 60 * 60 * 1000;
+
+/**
  * What the REST server hands an admin page when it dispatches a request under `/admin/`.
  * The server authenticates once (through the host's `authenticate`) and passes the result.
  */
@@ -9,6 +18,13 @@ export interface AdminRequestContext {
   readonly user: RestUser | null;
   /** The secret CSRF tokens are derived from (`createRestServer({ admin: { csrfSecret } })`). */
   readonly csrfSecret: string;
+  /** How long a CSRF token is valid after it was issued, in milliseconds (`admin.csrfMaxAgeMs`). */
+  readonly csrfMaxAgeMs: number;
+  /**
+   * The host's session id for this request (`admin.sessionId`), or `null`: CSRF tokens are
+   * bound to it, so a token issued in one session is refused in another.
+   */
+  readonly sessionId: string | null;
   /** The capability the admin pages require (the server's management capability). */
   readonly managementCapability: string;
   /** Every plugin the server serves, in order, with their names (for the status screen). */
@@ -17,6 +33,11 @@ export interface AdminRequestContext {
   getSystemStatus(): Promise<Record<string, unknown>>;
   /** The key prefix of the status report, `${commercePrefix}_${pluginId}`. */
   readonly commercePrefix: string;
+  /**
+   * The server's `canAccessScope` (who reaches which scope; `''` for the global level), when it
+   * has one: a settings page for a scope asks it as the settings routes do.
+   */
+  readonly canAccessScope?: (user: RestUser, scope: string, pluginId: string) => boolean | Promise<boolean>;
 }
 
 /** A plugin as the admin pages see it. */

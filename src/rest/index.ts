@@ -6,8 +6,6 @@
  */
 export type { AdminPage, AdminPluginInfo, AdminRequestContext } from './admin-hook';
 export type { ArgFormat, ArgSchema, ArgType } from './args/arg-schema';
-export { type ArgsValidator, type CompileArgsOptions, compileArgs } from './args/compile-args';
-export { parseQueryString, type QueryRecord, type QueryValues } from './args/query-string';
 export {
   type BearerTokens,
   bearerTokenAuth,
@@ -15,6 +13,7 @@ export {
   readBearerToken,
 } from './bearer-token-auth';
 export { constantTimeEqual } from './constant-time';
+export type { ControllerAnswerKind, ControllerAnswerOptions } from './controller-docs';
 export {
   notFoundResponse,
   type SuccessEnvelope,
@@ -22,13 +21,11 @@ export {
   successResponse,
   validationFailedResponse,
 } from './envelope';
-export { FetchExchange, type RestExchange, splitRequestUrl } from './http/exchange';
-export { MAX_BODY_DEPTH } from './http/parse-json-body';
-export { readChunksWithin, readStreamWithin } from './http/read-body';
+export type { TrustedOrigins } from './http/cross-site';
+export { UnmappedPluginException } from './http/error-mapping';
 export { RestError, type RestErrorBody } from './http/rest-error';
 export type { RestRequest, RestServerInfo } from './http/rest-request';
 export { RestResponse } from './http/rest-response';
-export { JSON_CONTENT_TYPE, type RestResult, toFetchResponse } from './http/rest-result';
 export { type Page, paginate, paginationHeaders } from './pagination';
 export {
   allowPublic,
@@ -39,6 +36,17 @@ export {
   requireManagement,
 } from './permissions';
 export { Framework_Plugin, type PluginOptions } from './plugin';
+export {
+  componentRef,
+  type DocSchema,
+  type EndpointDocs,
+  type EndpointDocsDeclaration,
+  type EndpointVariant,
+  type ErrorBodyKind,
+  type ErrorDoc,
+  type HeaderDoc,
+  type ResponseDoc,
+} from './registry/endpoint-docs';
 export {
   DEFAULT_HOST_NAMESPACE,
   DEFAULT_REST_ROOT,
@@ -53,8 +61,9 @@ export type {
   RouteDescriptor,
 } from './registry/types';
 export { Framework_REST_API } from './rest-api';
-export { Framework_REST_Controller, type ItemLinks } from './rest-controller';
+export { collectionParams, Framework_REST_Controller, type ItemLinks } from './rest-controller';
 export type { RestUser } from './rest-user';
+export { MASKED_VALUE } from './secret-keys';
 export {
   createRestServer,
   DEFAULT_COMMERCE_PREFIX,
@@ -62,5 +71,19 @@ export {
   type RestServer,
   type RestServerOptions,
 } from './server';
-export { Framework_REST_API_Settings, JSON_SCHEMA_DRAFT_04 } from './settings-controller';
-export { buildSystemStatus, MASKED_VALUE } from './status-report';
+export { Framework_REST_API_Settings, JSON_SCHEMA_DRAFT_04 } from './settings-routes/settings-controller';
+export {
+  DefinedPlugin,
+  type DefinedPluginContext,
+  type DefinedSettings,
+  definePlugin,
+  type PluginDefinition,
+} from './typed-routes/define-plugin';
+export type { ArgValue, InferParams, PathParamNames, ValueOfSchema } from './typed-routes/infer-params';
+export { type ItemRoutes, type ItemRoutesOptions, itemRoutes } from './typed-routes/item-routes';
+export {
+  type HandlerResult,
+  type ResponseDeclaration,
+  RouteBuilder,
+  type TypedEndpoint,
+} from './typed-routes/route-builder';

@@ -69,7 +69,14 @@ export function requireItemAccess(check: PermissionCallback): PermissionCallback
   return requireAll(requireManagement(), check);
 }
 
+const PUBLIC: PermissionCallback = () => true;
+
 /** Allows everyone, authenticated or not: say so explicitly for public endpoints (permission is required). */
 export function allowPublic(): PermissionCallback {
-  return () => true;
+  return PUBLIC;
+}
+
+/** @internal Whether a permission callback is {@link allowPublic}'s (the OpenAPI document then lists no 401/403). */
+export function isPublicPermission(permission: unknown): boolean {
+  return permission === PUBLIC;
 }

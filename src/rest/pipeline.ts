@@ -1,4 +1,5 @@
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
+import { crossSiteError, isCrossSiteWrite, type TrustedOriginSet } from './http/cross-site';
 import { internalError, toRestError } from './http/error-mapping';
 import type { RestExchange } from './http/exchange';
 import { isJsonContentType } from './http/media-type';
@@ -6,12 +7,17 @@ import { isBlankBody, parseJsonBody } from './http/parse-json-body';
 import { RestError } from './http/rest-error';
 import { PipelineRequest, type RestServerInfo } from './http/rest-request';
 import { RestResponse } from './http/rest-response';
-import { JSON_CONTENT_TYPE, type RestResult } from './http/rest-result';
+import {
+  JSON_CONTENT_TYPE,
+  REST_RESPONSE_HEADERS,
+  type RestResult,
+  withRestResponseHeaders,
+} from './http/rest-result';
 import { type MatcherSegment, type ParamKind, RouteMatcher } from './registry/route-matcher';
 import type { CompiledEndpoint, RegisteredRoute } from './registry/route-registry';
 import { describeRoute } from './registry/route-registry';
 import type { RouteDescriptor } from './registry/types';
-import type { RestUser } from './rest-user';
+import { checkUser, type RestUser } from './rest-user';
 
 /** What the pipeline needs from the server's options. */
 export interface PipelineOptions {
@@ -21,6 +27,8 @@ export interface PipelineOptions {
   /** The header-only form of `authenticate`, when it has one (see `HeaderAuthenticator`). */
   readonly authenticateFromHeader: ((header: (name: string) => string | null) => RestUser | null) | undefined;
   readonly onError: ((error: unknown, request: Request) => void) | undefined;
+  /** Origins whose cookie-authenticated writes are accepted besides the request's own (see `isCrossSiteWrite`). */
+  readonly trustedOrigins: TrustedOriginSet;
 }
 
 /** A route ready for dispatch. */
@@ -40,9 +48,14 @@ interface IndexRoute {
 
 const INDEX_ALLOW = 'GET, HEAD, OPTIONS';
 
+/** The headers of a JSON answer: content type, {@link REST_RESPONSE_HEADERS}, then the answer's own (its `Cache-Control` wins). */
 function jsonHeaders(extra?: Readonly<Record<string, string>>): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE };
+  const headers: Record<string, string> = {
+    'content-type': JSON_CONTENT_TYPE,
+    'cache-control': REST_RESPONSE_HEADERS['cache-control']!,
+  };
   if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+  headers['x-content-type-options'] = REST_RESPONSE_HEADERS['x-content-type-options']!;
   return headers;
 }
 
@@ -102,20 +115,11 @@ function forbidden(user: RestUser | null): RestError {
     : new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
 }
 
-function checkUser(user: unknown): RestUser | null {
-  if (user === null || user === undefined) return null;
-  if (typeof user !== 'object' || !Array.isArray((user as RestUser).capabilities)) {
-    throw new TypeError(
-      'authenticate returned something that is not a RestUser ({id, capabilities}) or null',
-    );
-  }
-  return user as RestUser;
-}
-
 /**
  * The one dispatch pipeline behind `server.fetch` and every adapter. Checks run in the
- * contract's order: route and method (404, 405), body (413, 415, 400), arguments (400),
- * authentication and permission (401, 403), handler. Everything that can be prepared is
+ * contract's order: route and method (404, 405), cross-site writes without credentials of
+ * their own (403), body (413, 415, 400), arguments (400), authentication and permission
+ * (401, 403), handler. Everything that can be prepared is
  * prepared here, once: the matcher, each route's `Allow` header and OPTIONS answer, the
  * namespace indexes.
  */
@@ -213,6 +217,7 @@ export class RestPipeline {
       const isHead = method === 'HEAD';
       const endpoint = target.route.byMethod.get(isHead ? 'GET' : method);
       if (endpoint === undefined) throw this.#methodNotAllowed(target.allow);
+      if (isCrossSiteWrite(exchange, this.#options.trustedOrigins)) throw crossSiteError();
       const result = this.#run(exchange, target, match.values, endpoint);
       if (result instanceof Promise) {
         return result.then(
@@ -228,8 +233,8 @@ export class RestPipeline {
 
   /** Turns anything thrown into an error result, reporting internal errors to `onError`. */
   #errorResult(thrown: unknown, exchange: RestExchange): RestResult {
-    const { error, internal } = toRestError(thrown);
-    if (internal) this.reportError(thrown, exchange);
+    const { error, internal, reported } = toRestError(thrown);
+    if (internal) this.reportError(reported, exchange);
     let body: string | null = null;
     try {
       if (exchange.method !== 'HEAD') body = JSON.stringify(error.toJSON());
@@ -361,7 +366,7 @@ export class RestPipeline {
     request.params = endpoint.args.run(
       pathParams,
       request.body as Record<string, unknown> | undefined,
-      isFormLikeWrite(exchange) ? '' : exchange.search,
+      takesQueryArguments(exchange) ? exchange.search : '',
       request,
     );
     if (authFailure !== null) throw authFailure.error;
@@ -394,19 +399,19 @@ export class RestPipeline {
   }
 }
 
+/** Methods whose query string holds arguments whatever the request's content type. */
+const QUERY_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
 /**
- * Whether a request that changes data announces a content type other than JSON: an HTML form
- * always sends one (`application/x-www-form-urlencoded`, `multipart/form-data`, `text/plain`),
- * and a cross-site form POST needs no CORS preflight. Such a request takes no arguments from
- * the query string (its body, if any, is refused with 415), so another site cannot change
- * anything through query arguments when the host authenticates by cookie. Requests with a JSON
- * content type or none keep the contract's precedence: path > body > query.
+ * Whether the query string counts as arguments of this request. GET, HEAD, OPTIONS and DELETE
+ * take it always (DELETE's arguments, such as `force`, travel in the query by convention, and
+ * no browser sends a cross-site DELETE without a CORS preflight). POST, PUT and PATCH take it
+ * only with a JSON `Content-Type`, which another site cannot send without a preflight: a form
+ * post, a `no-cors` fetch or `navigator.sendBeacon` (form types, `text/plain`, or no type at
+ * all) cannot write anything through query arguments, even with the site's cookies.
  */
-function isFormLikeWrite(exchange: RestExchange): boolean {
-  const method = exchange.method;
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
-  const contentType = exchange.header('content-type');
-  return contentType !== null && contentType !== '' && !isJsonContentType(contentType);
+function takesQueryArguments(exchange: RestExchange): boolean {
+  return QUERY_METHODS.has(exchange.method) || isJsonContentType(exchange.header('content-type'));
 }
 
 /** A result without its body (HEAD). */
@@ -420,7 +425,7 @@ function toResult(value: unknown): RestResult {
     const noBody = value.status === 204 || value.status === 205 || value.status === 304;
     return jsonResult(value.status, noBody ? null : stringify(value.body), value.headers);
   }
-  if (value instanceof Response) return { kind: 'response', response: value };
+  if (value instanceof Response) return { kind: 'response', response: withRestResponseHeaders(value) };
   return jsonResult(200, stringify(value));
 }
 

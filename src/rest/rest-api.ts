@@ -1,6 +1,6 @@
 import type { Framework_Plugin } from './plugin';
 import type { RouteRegistry } from './registry/route-registry';
-import { Framework_REST_API_Settings } from './settings-controller';
+import { Framework_REST_API_Settings } from './settings-routes/settings-controller';
 
 /**
  * A plugin's REST API: registers its routes and contributes to the system-status report.

@@ -1,35 +1,50 @@
 import type { Framework_Abstract_Settings } from '../settings/abstract-settings';
+import { maskValue } from '../settings/secrets/mask';
 import type { Framework_Plugin } from './plugin';
+import { maskSecretMembers } from './secret-keys';
 
-/** What a password setting's value reads as in the status report. */
-export const MASKED_VALUE = '********';
-
-/** Every setting's value with the default applied; password-control values masked. */
-async function settingValues(settings: Framework_Abstract_Settings | null): Promise<Record<string, unknown>> {
+/** What the settings add to a plugin's block: every global value (secrets masked) and, with secrets, their state. */
+async function settingsStatus(
+  settings: Framework_Abstract_Settings | null,
+): Promise<Record<string, unknown>> {
   const values: Record<string, unknown> = {};
-  if (settings === null) return values;
+  if (settings === null) return { settings: values };
   await settings.ensureLoaded();
+  let hasSecret = false;
   for (const [id, setting] of settings.getSettings()) {
-    const value = setting.getValue() ?? setting.getDefault();
-    values[id] = value !== null && setting.getControl()?.getType() === 'password' ? MASKED_VALUE : value;
+    const secret = setting.isSecret();
+    hasSecret ||= secret;
+    values[id] = maskValue(setting.getValue() ?? setting.getDefault(), secret);
   }
-  return values;
+  if (!hasSecret) return { settings: values };
+  return {
+    settings: values,
+    secrets_encrypted: settings.hasSecretCipher(),
+    unreadable_secrets: await settings.getUnreadableSecrets(),
+  };
 }
 
 async function pluginStatus(plugin: Framework_Plugin): Promise<Record<string, unknown>> {
   const [settings, extra] = await Promise.all([
-    settingValues(plugin.getSettingsHandler()),
+    settingsStatus(plugin.getSettingsHandler()),
     plugin.getRestApiHandler().getSystemStatusData(),
   ]);
-  return { is_payment_gateway: plugin.isPaymentGateway(), settings, ...extra };
+  // The plugin's own members are masked by key (`webhook_secret`, `api_key`…), as the admin
+  // status screen shows them: the same rule wherever the report leaves the process.
+  const own = maskSecretMembers(extra) as Record<string, unknown>;
+  return { is_payment_gateway: plugin.isPaymentGateway(), ...settings, ...own };
 }
 
 /**
  * The system-status report: one member per plugin, keyed `${commercePrefix}_${pluginId}`, each
  * `{is_payment_gateway, settings: {id: value…}, ...getSystemStatusData()}` (the plugin's own
  * members last). `settings` holds every setting's value with the default applied (`{}`
- * without a settings handler); values of settings whose control is `password` read
- * `"********"` whenever a value or default exists.
+ * without a settings handler); values of secret settings (`secret: true` or a `password`
+ * control) read `"********"` whenever a value or default exists. A plugin with a secret setting
+ * also has `secrets_encrypted` (whether its settings have a cipher) and `unreadable_secrets`
+ * (the ids of secrets whose stored text cannot be decrypted, `[]` when none). In the plugin's own members, text and
+ * numbers under keys that name a secret (`webhook_secret`, `api_key`, `accessToken`…, see
+ * `isSecretKey`) read `"********"` too, at any depth.
  */
 export async function buildSystemStatus(
   plugins: readonly Framework_Plugin[],

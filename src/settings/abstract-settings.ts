@@ -1,14 +1,23 @@
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
-import { OptionStoreError, type OptionStoreOperation } from '../errors/option-store-error';
 import type { OptionStore } from '../storage/option-store';
 import { Framework_Control } from './control';
 import { CONTROL_TYPES, type ControlType, isControlType } from './control-types';
+import type { HistoryEntry } from './history/history-entry';
+import type { HistoryQuery } from './history/history-query';
 import { deepFreeze } from './json-value';
-import { KeyedQueue } from './keyed-queue';
+import { SettingsSchema } from './schema/settings-schema';
+import { assertScopePath } from './scope/scope-path';
+import { LevelView, type ScopedSettings } from './scope/scoped-settings';
+import type { SecretCipher } from './secrets/secret-cipher';
+import { rotateSecrets } from './secrets/secret-rotation';
 import { Framework_Setting } from './setting';
 import { SETTING_TYPE_DEFINITIONS, SETTING_TYPES, type SettingType } from './setting-types';
-import { callStore, storeName, withStoreTimeout } from './store-calls';
+import { SettingsCore } from './settings-core';
 import { compileValueCodec, optionText } from './value-codec';
+import { DEFAULT_MAX_CACHED_SCOPES } from './values/value-levels';
+import { installWriteWrappers } from './writes/override-wrappers';
+import { currentWriteContext } from './writes/write-context';
+import type { SettingChange, WriteOptions } from './writes/write-options';
 
 /** Arguments of {@link Framework_Abstract_Settings.registerSetting}. */
 export interface SettingArgs {
@@ -22,6 +31,12 @@ export interface SettingArgs {
   options?: readonly unknown[];
   /** When true, the value is an array of values of the type. */
   is_multi?: boolean;
+  /**
+   * A secret (an API key, a webhook secret): its value leaves the process only as
+   * `"********"` and is encrypted at rest when the container has a cipher (CONTRACT §7). A
+   * setting whose control is `password` is a secret too.
+   */
+  secret?: boolean;
 }
 
 /** Arguments of {@link Framework_Abstract_Settings.registerControl}. */
@@ -39,15 +54,34 @@ export interface SettingsOptions {
   /** First part of every storage key, `${optionPrefix}_${pluginId}_${settingId}`. Default `'framework'`. */
   optionPrefix?: string;
   /**
-   * How long one store operation (including the wait behind earlier writes of the same
-   * setting) may take before it rejects with a timed-out `OptionStoreError`. Default 10 000 ms;
-   * 0 disables the limit.
+   * The one time limit of store calls: how long one store operation (including the wait behind
+   * earlier writes of the same setting) may take before it rejects with a timed-out
+   * `OptionStoreError`. Default 10 000 ms; 0 disables the limit. (The package's stores set no
+   * limit of their own unless given one.)
    */
   storeTimeoutMs?: number;
+  /**
+   * Encrypts secret settings at rest (`createAesGcmCipher(keys)`, or a host's own KMS-backed
+   * cipher). Without it secrets are still masked everywhere but stored in plain text.
+   */
+  secrets?: SecretCipher;
+  /** How many history entries are kept per plugin and level (the oldest go first). Default 1000; 0 keeps none. */
+  historyLimit?: number;
+  /** How many scopes keep their values in memory (least recently used go first). Default 1000. */
+  maxCachedScopes?: number;
 }
 
 const SETTING_ID = /^[A-Za-z0-9_-]+$/;
 const DEFAULT_STORE_TIMEOUT_MS = 10_000;
+const DEFAULT_HISTORY_LIMIT = 1000;
+
+function countOption(name: string, value: unknown, fallback: number, minimum: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
+    throw registrationError(`Invalid settings option ${name}: expected an integer of at least ${minimum}`);
+  }
+  return value;
+}
 
 function registrationError(message: string): Framework_Plugin_Exception {
   return new Framework_Plugin_Exception(message, 400);
@@ -79,34 +113,42 @@ function registrationError(message: string): Framework_Plugin_Exception {
  */
 export abstract class Framework_Abstract_Settings {
   readonly #id: string;
-  readonly #store: OptionStore;
-  readonly #optionPrefix: string;
-  readonly #storeTimeoutMs: number;
-  readonly #settings = new Map<string, Framework_Setting>();
-  readonly #settingsByKey = new Map<string, Framework_Setting>();
-  readonly #queue = new KeyedQueue();
-  /** Reads in flight, by setting, with the setting's generation when asked: concurrent readers share one `getMany`. */
-  readonly #pendingReads = new Map<Framework_Setting, { read: Promise<void>; generation: number }>();
+  readonly #schema: SettingsSchema;
+  readonly #core: SettingsCore;
+  readonly #global: LevelView;
   #registration: 'pending' | 'running' | 'done' = 'pending';
-  #unwatch: (() => void) | null = null;
-  #watchStarted = false;
-  #refreshScheduled = false;
 
   /**
    * @param id - the plugin's id: the middle part of every storage key and the `{pluginId}` of its REST routes
    * @param store - where the values live
-   * @param options - the storage-key prefix and the store timeout
+   * @param options - the storage-key prefix, store time limit, secret cipher, history and scope-cache sizes
+   * @throws {@link Framework_Plugin_Exception} (400) for an invalid id or option
    */
   constructor(id: string, store: OptionStore, options: SettingsOptions = {}) {
-    if (typeof id !== 'string' || id === '' || /[\s/\p{Cc}]/u.test(id)) {
+    if (typeof id !== 'string' || id === '' || /[\s/@:\p{Cc}]/u.test(id)) {
       throw registrationError(
-        `Invalid settings id ${JSON.stringify(id)}: use a non-empty id without "/" or white space`,
+        `Invalid settings id ${JSON.stringify(id)}: use a non-empty id without "/", "@", ":" or white space`,
+      );
+    }
+    const secrets = options.secrets;
+    if (
+      secrets !== undefined &&
+      (typeof secrets?.encrypt !== 'function' || typeof secrets?.decrypt !== 'function')
+    ) {
+      throw registrationError(
+        'Invalid settings option secrets: expected a SecretCipher (encrypt and decrypt)',
       );
     }
     this.#id = id;
-    this.#store = store;
-    this.#optionPrefix = options.optionPrefix ?? 'framework';
-    this.#storeTimeoutMs = options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+    this.#schema = new SettingsSchema(options.optionPrefix ?? 'framework', id);
+    this.#core = new SettingsCore(this.#schema, store, {
+      storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+      cipher: secrets,
+      historyLimit: countOption('historyLimit', options.historyLimit, DEFAULT_HISTORY_LIMIT, 0),
+      maxCachedScopes: countOption('maxCachedScopes', options.maxCachedScopes, DEFAULT_MAX_CACHED_SCOPES, 1),
+    });
+    this.#global = new LevelView(this, this.#core, '');
+    installWriteWrappers(this, Framework_Abstract_Settings.prototype);
   }
 
   /**
@@ -135,7 +177,7 @@ export abstract class Framework_Abstract_Settings {
         `Invalid setting id ${JSON.stringify(id)}: use one or more of A-Z, a-z, 0-9, "_" and "-"`,
       );
     }
-    if (this.#settings.has(id)) throw registrationError(`Setting "${id}" is already registered`);
+    if (this.#schema.has(id)) throw registrationError(`Setting "${id}" is already registered`);
     const definition = SETTING_TYPE_DEFINITIONS.get(type);
     if (!definition) {
       throw registrationError(
@@ -144,6 +186,8 @@ export abstract class Framework_Abstract_Settings {
     }
     const isMulti = args.is_multi ?? false;
     if (typeof isMulti !== 'boolean') throw registrationError(`Setting "${id}": is_multi must be a boolean`);
+    const secret = args.secret ?? false;
+    if (typeof secret !== 'boolean') throw registrationError(`Setting "${id}": secret must be a boolean`);
     const rawOptions = args.options ?? [];
     if (!Array.isArray(rawOptions)) throw registrationError(`Setting "${id}": options must be an array`);
     const elementCodec = compileValueCodec(definition, false, []);
@@ -170,15 +214,15 @@ export abstract class Framework_Abstract_Settings {
       options,
       defaultValue: defaultValue === null ? null : deepFreeze(structuredClone(defaultValue)),
       codec,
+      secret,
     });
-    this.#settings.set(id, setting);
-    this.#settingsByKey.set(this.getOptionName(id), setting);
+    this.#schema.add(setting);
     return setting;
   }
 
   /**
    * Attaches a UI control to a setting. Name and description default to the setting's;
-   * options default to `{}`.
+   * options default to `{}`. A `password` control makes the setting a secret.
    *
    * @throws {@link Framework_Plugin_Exception} (code 400) for an unknown setting, an unknown
    *   control type, or an option key that is not, as text, one of the setting's options; the
@@ -190,7 +234,7 @@ export abstract class Framework_Abstract_Settings {
     args: ControlArgs = {},
   ): Framework_Control {
     this.#ensureRegistered();
-    const setting = this.#settings.get(settingId);
+    const setting = this.#schema.get(settingId);
     if (!setting) throw registrationError(`Cannot add a control: no setting "${settingId}" is registered`);
     if (!isControlType(type)) {
       throw registrationError(
@@ -222,31 +266,27 @@ export abstract class Framework_Abstract_Settings {
   /** Removes a setting from the registry (its stored value stays); true when one was removed. */
   unregisterSetting(id: string): boolean {
     this.#ensureRegistered();
-    const setting = this.#settings.get(id);
-    if (!setting) return false;
-    this.#settings.delete(id);
-    this.#settingsByKey.delete(this.getOptionName(id));
-    return true;
+    return this.#schema.remove(id);
   }
 
   /** The setting registered under `id`, if any. */
   getSetting(id: string): Framework_Setting | undefined {
     this.#ensureRegistered();
-    return this.#settings.get(id);
+    return this.#schema.get(id);
   }
 
   /** All settings, or only those of `ids` (unknown ids are ignored), in registration order. */
   getSettings(ids?: readonly string[]): Map<string, Framework_Setting> {
     this.#ensureRegistered();
-    if (ids === undefined) return new Map(this.#settings);
+    if (ids === undefined) return new Map(this.#schema.entries());
     const wanted = new Set(ids);
-    return new Map([...this.#settings].filter(([id]) => wanted.has(id)));
+    return new Map([...this.#schema.entries()].filter(([id]) => wanted.has(id)));
   }
 
   /** The storage key of a setting: `${optionPrefix}_${pluginId}_${settingId}`. */
   getOptionName(settingId: string): string {
     this.#ensureRegistered();
-    return `${this.#optionPrefix}_${this.#id}_${settingId}`;
+    return this.#schema.keyOf(settingId);
   }
 
   /** The seven setting types. */
@@ -263,97 +303,220 @@ export abstract class Framework_Abstract_Settings {
 
   /**
    * Reads every registered setting from the store in one `getMany` and replaces the
-   * in-memory values. At the first load, subscribes to the store's `watch` when it has one.
+   * in-memory global values. At the first load, subscribes to the store's `watch` when it has one.
    *
    * @throws `OptionStoreError` when the store fails; memory is then unchanged.
    */
   async load(): Promise<void> {
     this.#ensureRegistered();
-    this.#startWatching();
-    await this.#read([...this.#settings.values()]);
+    await this.#core.load();
   }
 
   /**
    * Reads from the store only the settings whose in-memory value is not known to be current
    * (never loaded, registered after the last load, or reported changed by the store's watch),
-   * in one `getMany`. Does nothing when every value is current.
+   * in one `getMany`; at `scope` when given. Does nothing when every value is current.
    */
-  async ensureLoaded(): Promise<void> {
+  async ensureLoaded(scope = ''): Promise<void> {
     this.#ensureRegistered();
-    this.#startWatching();
-    await this.#readStale([...this.#settings.values()]);
+    if (scope !== '') assertScopePath(scope);
+    await this.#core.freshLevel(scope);
   }
 
   /**
    * The value of a setting, typed per its type: the stored value, else the default (or
    * `null` without one, or when `withDefault` is false). Loads first when needed.
-   * Object and multi values are frozen snapshots: copy them to change them.
+   * Object and multi values are frozen snapshots: copy them to change them. A secret's value
+   * is the plain value: it is for the plugin's own code.
    *
    * @throws {@link Framework_Plugin_Exception} (404) for an unknown id; `OptionStoreError` when the store fails.
    */
-  async getValue(id: string, withDefault = true): Promise<unknown> {
-    const setting = this.#requireSetting(id);
-    if (!setting.isFresh) {
-      // Read every setting that is not current in the same getMany: the first getValue of an
-      // instance loads it whole, and concurrent first reads share that one call.
-      this.#startWatching();
-      await this.#readStale([...this.#settings.values()]);
+  getValue(id: string, withDefault = true): Promise<unknown> {
+    try {
+      this.#ensureRegistered();
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const value = setting.getValue();
-    return value === null && withDefault ? setting.getDefault() : value;
+    return this.#global.getValue(id, withDefault);
   }
 
   /**
-   * Validates `value`, writes it to the store and then to memory. Resolves once the store
-   * has it. Writes to one setting are applied in the order they were made.
+   * Validates `value`, writes it to the store (in one atomic step with its history entry) and
+   * then to memory. Resolves once the store has it. Writes to one setting are applied in the
+   * order they were made.
    *
    * Subclasses may override it to add checks (throwing `Framework_Plugin_Exception(message, 400)`)
-   * and then call `super.updateValue`.
+   * and then call `super.updateValue(id, value)`: the REST layer's and admin pages' actor,
+   * If-Match, scope and batch still reach this method, carried past the override.
    *
+   * @param options - the writer (`actor`), an `ifMatch` condition, the interface (`via`)
    * @throws {@link Framework_Plugin_Exception} (400) for a rejected value, (404) for an unknown
-   *   id; `OptionStoreError` when the store fails. Store and memory are then unchanged.
+   *   id, (412) when `ifMatch` does not match (a `PreconditionFailedError`), (501) for `ifMatch`
+   *   on a store without `commit`; `OptionStoreError` when the store fails. Store and memory are
+   *   then unchanged.
    */
-  async updateValue(id: string, value: unknown): Promise<void> {
-    const setting = this.#requireSetting(id);
-    // A write marks the setting current, so the instance must follow other writers from now on.
-    this.#startWatching();
-    const problem = setting.codec.problem(value);
-    if (problem !== undefined) {
-      throw new Framework_Plugin_Exception(`Invalid value for setting "${id}": ${problem}`, 400);
+  updateValue(id: string, value: unknown, options?: WriteOptions): Promise<void> {
+    // Read synchronously, before anything is awaited: see writes/write-context.ts.
+    const context = currentWriteContext(this, id);
+    let setting: Framework_Setting;
+    try {
+      setting = this.#requireSetting(id);
+      this.#core.startWatching();
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const key = this.getOptionName(id);
-    const text = setting.codec.encode(value);
-    // Memory holds exactly what a fresh instance would read back from the store.
-    const stored = setting.codec.decode(text);
-    await this.#queued('set', [key], async () => {
-      const startedAt = setting.generation;
-      await callStore(this.#store, 'set', () => this.#store.set(key, text));
-      setting.setStoredValue(stored, startedAt);
+    const problem = setting.describeInvalidValue(value);
+    if (problem !== undefined) {
+      return Promise.reject(
+        new Framework_Plugin_Exception(`Invalid value for setting "${id}": ${problem}`, 400),
+      );
+    }
+    const scope = context?.scope ?? '';
+    const change = { setting, scope, remove: false, value };
+    if (context?.capture) {
+      context.capture.push(change);
+      return Promise.resolve();
+    }
+    return this.#core.writes.write([change], options ?? context?.options ?? {}).then((outcome) => {
+      if (context !== undefined) context.report.outcome = outcome;
     });
   }
 
   /**
-   * Removes the stored value; the setting then reads as its default.
+   * Removes the stored value; the setting then reads as its default (a scope: as inherited).
    *
+   * @param options - the writer (`actor`), an `ifMatch` condition, the interface (`via`)
    * @returns true when a stored value was removed, false when none was stored
-   * @throws {@link Framework_Plugin_Exception} (404) for an unknown id; `OptionStoreError` when the store fails.
+   * @throws {@link Framework_Plugin_Exception} (404) for an unknown id, (412) when `ifMatch`
+   *   does not match; `OptionStoreError` when the store fails.
    */
-  async deleteValue(id: string): Promise<boolean> {
-    const setting = this.#requireSetting(id);
-    this.#startWatching();
-    const key = this.getOptionName(id);
-    return this.#queued('delete', [key], async () => {
-      const startedAt = setting.generation;
-      const removed = await callStore(this.#store, 'delete', () => this.#store.delete(key));
-      setting.setStoredValue(null, startedAt);
-      return removed;
+  deleteValue(id: string, options?: WriteOptions): Promise<boolean> {
+    const context = currentWriteContext(this, id);
+    let setting: Framework_Setting;
+    try {
+      setting = this.#requireSetting(id);
+      this.#core.startWatching();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const change = { setting, scope: context?.scope ?? '', remove: true, value: null };
+    if (context?.capture) {
+      context.capture.push(change);
+      return Promise.resolve(true);
+    }
+    return this.#core.writes.write([change], options ?? context?.options ?? {}).then((outcome) => {
+      if (context !== undefined) context.report.outcome = outcome;
+      return outcome.changed[0] === true;
     });
+  }
+
+  /**
+   * Stores several global values (or deletions) in one atomic step: no reader, in any instance,
+   * sees part of it. Each change is checked like a single write, this class's `updateValue` /
+   * `deleteValue` overrides included; when any is refused nothing is stored and the promise
+   * rejects with a `BatchRejectedError` (code 400) listing every refused change. On a store
+   * without `commit` the changes are applied one by one (put back on failure).
+   */
+  updateValues(changes: readonly SettingChange[], options?: WriteOptions): Promise<void> {
+    return this.level().updateValues(changes, options);
+  }
+
+  /**
+   * The settings of one scope (CONTRACT §10): values resolved through the scope's parents and
+   * the global value, writes stored at the scope.
+   *
+   * @throws {@link Framework_Plugin_Exception} (400) when `path` is not a scope path
+   */
+  scope(path: string): ScopedSettings {
+    this.#ensureRegistered();
+    assertScopePath(path);
+    return new LevelView(this, this.#core, path);
+  }
+
+  /** The view of one level: `scope(path)`, or the global level (`path` `''`) without one. */
+  level(path?: string | null): ScopedSettings {
+    if (path === undefined || path === null || path === '') {
+      this.#ensureRegistered();
+      return this.#global;
+    }
+    return this.scope(path);
+  }
+
+  /**
+   * The strong entity tag of a setting's stored state (nothing stored included): the same in
+   * every instance on the store, new with every change of the stored text, and revealing
+   * nothing about a secret.
+   *
+   * @throws {@link Framework_Plugin_Exception} (404) for an unknown id; `OptionStoreError` when the store fails
+   */
+  getETag(id: string): Promise<string> {
+    try {
+      this.#ensureRegistered();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#global.getETag(id);
+  }
+
+  /**
+   * The history of accepted changes (CONTRACT §9), newest first: of the global level, or of
+   * `scope`; only `settingId`'s, at most `limit`, older than the entry `before`.
+   *
+   * @throws {@link Framework_Plugin_Exception} (501) when the store keeps no history, (400) for an invalid scope
+   */
+  async getHistory(options: HistoryQuery = {}): Promise<HistoryEntry[]> {
+    this.#ensureRegistered();
+    const { scope, ...query } = options;
+    return this.level(scope).getHistory(query);
+  }
+
+  /**
+   * Rewrites every stored secret — global and scoped, plain ones included — under the cipher's
+   * first key, one atomic write per value, and resolves to how many it rewrote. Safe on a live
+   * system: readers decrypt both the old and the new text meanwhile.
+   *
+   * @throws {@link Framework_Plugin_Exception} (400) without a `secrets` cipher
+   */
+  async rotateSecrets(): Promise<number> {
+    this.#ensureRegistered();
+    return rotateSecrets(this.#core);
+  }
+
+  /** The ids of the secret settings whose stored global text cannot be decrypted (they read as nothing stored). */
+  async getUnreadableSecrets(): Promise<string[]> {
+    this.#ensureRegistered();
+    const level = await this.#core.freshLevel('');
+    return this.#core
+      .settings()
+      .filter((setting) => level.entry(setting).unreadable)
+      .map((setting) => setting.getId());
+  }
+
+  /** How many scopes have their values cached in memory now (at most `maxCachedScopes`). */
+  getCachedScopeCount(): number {
+    return this.#core.levels.cachedScopes;
+  }
+
+  /** Whether the settings have a cipher for their secrets. */
+  hasSecretCipher(): boolean {
+    return this.#core.cipher !== undefined;
+  }
+
+  /**
+   * What the store offers beyond plain reads and writes: `atomicWrites` (If-Match, atomic
+   * batches and history need it) and `history` (reading the change log).
+   */
+  storeCapabilities(): { readonly atomicWrites: boolean; readonly history: boolean } {
+    const store = this.#core.store;
+    return {
+      atomicWrites: typeof store.commit === 'function',
+      history: typeof store.commit === 'function' && typeof store.readLog === 'function',
+    };
   }
 
   /** Stops following the store's changes (the store itself stays open). */
   dispose(): void {
-    this.#unwatch?.();
-    this.#unwatch = null;
+    this.#core.dispose();
   }
 
   #ensureRegistered(): void {
@@ -363,8 +526,7 @@ export abstract class Framework_Abstract_Settings {
       this.registerSettings();
       this.#registration = 'done';
     } catch (error) {
-      this.#settings.clear();
-      this.#settingsByKey.clear();
+      this.#schema.clear();
       this.#registration = 'pending';
       throw error;
     }
@@ -372,91 +534,9 @@ export abstract class Framework_Abstract_Settings {
 
   #requireSetting(id: string): Framework_Setting {
     this.#ensureRegistered();
-    const setting = this.#settings.get(id);
+    const setting = this.#schema.get(id);
     if (!setting)
       throw new Framework_Plugin_Exception(`Setting "${id}" is not registered in "${this.#id}"`, 404);
     return setting;
-  }
-
-  #queued<T>(operation: OptionStoreOperation, keys: readonly string[], work: () => Promise<T>): Promise<T> {
-    return withStoreTimeout(this.#store, operation, this.#storeTimeoutMs, this.#queue.run(keys, work));
-  }
-
-  /** Reads `settings` from the store in one `getMany` (after queued writes to them) and sets their memory. */
-  #read(settings: readonly Framework_Setting[]): Promise<void> {
-    if (settings.length === 0) return Promise.resolve();
-    const keys = settings.map((setting) => this.getOptionName(setting.getId()));
-    const read = this.#queued('getMany', keys, async () => {
-      const startedAt = settings.map((setting) => setting.generation);
-      const found = await callStore(this.#store, 'getMany', () => this.#store.getMany(keys));
-      settings.forEach((setting, index) => {
-        const text = found.get(keys[index]!);
-        setting.setStoredValue(
-          text === undefined ? null : (setting.codec.decode(text) ?? null),
-          startedAt[index]!,
-        );
-      });
-    });
-    for (const setting of settings) this.#pendingReads.set(setting, { read, generation: setting.generation });
-    const forget = () => {
-      for (const setting of settings)
-        if (this.#pendingReads.get(setting)?.read === read) this.#pendingReads.delete(setting);
-    };
-    read.then(forget, forget);
-    return read;
-  }
-
-  /** Reads the settings among `candidates` that are not fresh, sharing reads already in flight. */
-  async #readStale(candidates: readonly Framework_Setting[]): Promise<void> {
-    const waits: Promise<void>[] = [];
-    const toRead: Framework_Setting[] = [];
-    for (const setting of candidates) {
-      if (setting.isFresh) continue;
-      const pending = this.#pendingReads.get(setting);
-      if (pending && pending.generation === setting.generation) waits.push(pending.read);
-      else toRead.push(setting);
-    }
-    if (toRead.length > 0) waits.push(this.#read(toRead));
-    await Promise.all(waits);
-  }
-
-  #startWatching(): void {
-    if (this.#watchStarted) return;
-    this.#watchStarted = true;
-    if (typeof this.#store.watch !== 'function') return;
-    try {
-      this.#unwatch = this.#store.watch(
-        (key) => this.#onRemoteChange(key),
-        () => this.#onResync(),
-      );
-    } catch (error) {
-      // Tried again at the next read; this one reports the store's failure.
-      this.#watchStarted = false;
-      throw new OptionStoreError('watch', { cause: error, store: storeName(this.#store) });
-    }
-  }
-
-  #onRemoteChange(key: string): void {
-    const setting = this.#settingsByKey.get(key);
-    if (!setting) return;
-    setting.markStale();
-    this.#scheduleRefresh();
-  }
-
-  #onResync(): void {
-    for (const setting of this.#settings.values()) setting.markStale();
-    this.#scheduleRefresh();
-  }
-
-  /** Re-reads, once per burst of notifications, every setting marked stale. */
-  #scheduleRefresh(): void {
-    if (this.#refreshScheduled) return;
-    this.#refreshScheduled = true;
-    queueMicrotask(() => {
-      this.#refreshScheduled = false;
-      this.#readStale([...this.#settings.values()]).catch(() => {
-        // The settings stay stale: the next getValue reads them and reports the store error.
-      });
-    });
   }
 }

@@ -1,6 +1,8 @@
 import type { ControlObject, Framework_Control } from './control';
+import { maskValue } from './secrets/mask';
 import type { SettingType } from './setting-types';
 import type { ValueCodec } from './value-codec';
+import { LevelEntry } from './values/level-entry';
 
 /** The REST shape of a setting (CONTRACT §5): what `GET …/settings/{id}` answers. */
 export interface SettingObject {
@@ -22,6 +24,10 @@ export interface SettingObject {
   value: unknown;
   /** The control that shows the setting, or `null`. */
   control: ControlObject | null;
+  /** With a `scope` argument: the scope path the values are of (CONTRACT §10). */
+  scope?: string;
+  /** With a `scope` argument: where `value` comes from — a scope path, `''` for the global value, `null` for the default. */
+  origin?: string | null;
 }
 
 /** Everything a setting is made of; fixed at registration. */
@@ -35,6 +41,8 @@ export interface SettingDefinition {
   readonly options: readonly unknown[];
   readonly defaultValue: unknown;
   readonly codec: ValueCodec;
+  /** Registered with `secret: true` (a `password` control makes a setting secret too). */
+  readonly secret: boolean;
 }
 
 const UNCONFIGURED: SettingDefinition = {
@@ -45,6 +53,7 @@ const UNCONFIGURED: SettingDefinition = {
   isMulti: false,
   options: [],
   defaultValue: null,
+  secret: false,
   codec: {
     problem: () => 'the setting is not registered',
     encode: String,
@@ -53,18 +62,16 @@ const UNCONFIGURED: SettingDefinition = {
 };
 
 /**
- * One registered setting: its definition (type, label, default, allowed options, control)
- * and its current in-memory value. Created by {@link Framework_Abstract_Settings.registerSetting};
- * read values through the settings container, which loads them from the store.
+ * One registered setting: its definition (type, label, default, allowed options, control,
+ * secrecy) and its current in-memory global value. Created by
+ * {@link Framework_Abstract_Settings.registerSetting}; read values through the settings
+ * container, which loads them from the store.
  */
 export class Framework_Setting {
   #definition: SettingDefinition = UNCONFIGURED;
-  #value: unknown = null;
   #control: Framework_Control | null = null;
-  /** True when the in-memory value is known to mirror the store. */
-  #fresh = false;
-  /** Counts the reports that the stored value changed elsewhere (see {@link markStale}). */
-  #generation = 0;
+  /** @internal The setting's entry in the global value level (its value, stored text and freshness). */
+  readonly globalEntry = new LevelEntry(1);
 
   /** @internal Called once by the settings container. */
   configure(definition: SettingDefinition): void {
@@ -74,32 +81,6 @@ export class Framework_Setting {
   /** @internal The compiled validation and storage logic. */
   get codec(): ValueCodec {
     return this.#definition.codec;
-  }
-
-  /** @internal Whether the in-memory value mirrors the store. */
-  get isFresh(): boolean {
-    return this.#fresh;
-  }
-
-  /** @internal The number of change reports so far; a store access records it when it starts. */
-  get generation(): number {
-    return this.#generation;
-  }
-
-  /**
-   * @internal Sets the in-memory value (`null`: nothing stored) from a store access that
-   * started at `startedAt` (a {@link generation}). The value counts as current only when no
-   * change was reported since then; otherwise the setting stays stale and is read again.
-   */
-  setStoredValue(value: unknown, startedAt: number): void {
-    this.#value = value ?? null;
-    this.#fresh = startedAt === this.#generation;
-  }
-
-  /** @internal Marks the in-memory value as possibly out of date: the next read goes to the store. */
-  markStale(): void {
-    this.#generation++;
-    this.#fresh = false;
   }
 
   /** @internal Attaches the control. */
@@ -135,9 +116,20 @@ export class Framework_Setting {
   getDefault(): unknown {
     return this.#definition.defaultValue;
   }
-  /** The current in-memory value, `null` when nothing is stored (the default is not applied). */
+  /**
+   * The current in-memory global value, `null` when nothing is stored (the default is not
+   * applied). For a secret it is the plain value: keep it inside the process.
+   */
   getValue(): unknown {
-    return this.#value;
+    return this.globalEntry.value;
+  }
+  /**
+   * Whether the setting is a secret (CONTRACT §7): registered with `secret: true`, or shown by
+   * a `password` control. Its value leaves the process only as `"********"`, and it is
+   * encrypted at rest when the container has a cipher.
+   */
+  isSecret(): boolean {
+    return this.#definition.secret || this.#control?.getType() === 'password';
   }
   /** The control that shows this setting, or `null`. */
   getControl(): Framework_Control | null {
@@ -147,14 +139,30 @@ export class Framework_Setting {
   validateValue(value: unknown): boolean {
     return this.#definition.codec.problem(value) === undefined;
   }
-  /** Why `updateValue` would reject `value`, or `undefined` when it would accept it. */
+  /**
+   * Why `updateValue` would reject `value`, or `undefined` when it would accept it. For a
+   * secret the reason is general: it never repeats the value or the allowed options.
+   */
   describeInvalidValue(value: unknown): string | undefined {
-    return this.#definition.codec.problem(value);
+    const problem = this.#definition.codec.problem(value);
+    if (problem === undefined || !this.isSecret()) return problem;
+    const { type, isMulti, options } = this.#definition;
+    const expected = `${isMulti ? 'a list of values' : 'a value'} of type ${type}${options.length > 0 ? ' among the allowed options' : ''}`;
+    return `expected ${expected} (a secret's value is not repeated here)`;
   }
 
-  /** The REST shape (CONTRACT §5), with the default applied to `value`. */
+  /**
+   * The REST shape (CONTRACT §5) of the global value, with the default applied to `value`; a
+   * secret's non-null `value` and `default` are `"********"`.
+   */
   toJSON(): SettingObject {
+    return this.describe(this.globalEntry.value);
+  }
+
+  /** @internal The REST shape for `value` (`null`: nothing stored, the default applies), secrets masked. */
+  describe(value: unknown): SettingObject {
     const definition = this.#definition;
+    const secret = this.isSecret();
     return {
       id: definition.id,
       type: definition.type,
@@ -162,8 +170,8 @@ export class Framework_Setting {
       description: definition.description,
       is_multi: definition.isMulti,
       options: [...definition.options],
-      default: definition.defaultValue,
-      value: this.#value ?? definition.defaultValue,
+      default: maskValue(definition.defaultValue, secret),
+      value: maskValue(value ?? definition.defaultValue, secret),
       control: this.#control ? this.#control.toJSON() : null,
     };
   }

@@ -23,19 +23,24 @@ export async function callStore<T>(
 }
 
 /**
- * Rejects with a timed-out {@link OptionStoreError} when `work` has not settled after
- * `timeoutMs` (no limit when it is 0 or not finite). `work` itself goes on: callers that
- * queue operations keep waiting for it, so the order of writes is kept.
+ * The one time limit of the settings layer's store calls (`storeTimeoutMs`): rejects with a
+ * timed-out {@link OptionStoreError} when `work` has not settled after `timeoutMs` (no limit when
+ * it is 0 or not finite). `work` itself goes on — callers that queue operations keep waiting for
+ * it, so the order of writes is kept — and when it succeeds after all, `onLateSuccess` runs, so
+ * that memory can catch up with a write its caller was told had failed.
  */
 export function withStoreTimeout<T>(
   store: OptionStore,
   operation: OptionStoreOperation,
   timeoutMs: number,
   work: Promise<T>,
+  onLateSuccess?: () => void,
 ): Promise<T> {
   if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) return work;
   return new Promise<T>((resolve, reject) => {
+    let timedOut = false;
     const timer = setTimeout(() => {
+      timedOut = true;
       reject(
         new OptionStoreError(operation, {
           store: storeName(store),
@@ -47,11 +52,12 @@ export function withStoreTimeout<T>(
     work.then(
       (value) => {
         clearTimeout(timer);
-        resolve(value);
+        if (timedOut) onLateSuccess?.();
+        else resolve(value);
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(error);
+        if (!timedOut) reject(error);
       },
     );
   });

@@ -2,6 +2,8 @@ import type { OptionStore } from '../storage/option-store';
 import { Framework_Abstract_Settings, type SettingArgs, type SettingsOptions } from './abstract-settings';
 import type { ControlType } from './control-types';
 import type { SettingType, SettingValueTypes } from './setting-types';
+import { markPassThrough } from './writes/override-wrappers';
+import type { WriteOptions } from './writes/write-options';
 
 /** One setting of a {@link defineSettings} declaration: the arguments of `registerSetting` plus its type and control. */
 export interface SettingDeclaration extends SettingArgs {
@@ -89,15 +91,22 @@ export class DeclaredSettings<S extends SettingsDeclaration> extends Framework_A
   }
 
   /** {@inheritDoc Framework_Abstract_Settings.updateValue} */
-  override updateValue<K extends keyof S & string>(id: K, value: DeclaredValue<S[K]>): Promise<void> {
-    return super.updateValue(id, value);
+  override updateValue<K extends keyof S & string>(
+    id: K,
+    value: DeclaredValue<S[K]>,
+    options?: WriteOptions,
+  ): Promise<void> {
+    return super.updateValue(id, value, options);
   }
 
   /** {@inheritDoc Framework_Abstract_Settings.deleteValue} */
-  override deleteValue(id: keyof S & string): Promise<boolean> {
-    return super.deleteValue(id);
+  override deleteValue(id: keyof S & string, options?: WriteOptions): Promise<boolean> {
+    return super.deleteValue(id, options);
   }
 }
+// The typed methods only narrow the types and pass everything on: no write-context wrapper needed.
+markPassThrough(DeclaredSettings.prototype.updateValue);
+markPassThrough(DeclaredSettings.prototype.deleteValue);
 
 /** The class {@link defineSettings} returns: construct it like any settings container, or extend it. */
 export interface TypedSettingsClass<S extends SettingsDeclaration> {

@@ -1,3 +1,5 @@
+import type { StoreCommit, StoreCommitResult } from './store-commit';
+
 /**
  * Where settings live: a small key → text contract. Every backend (memory, PostgreSQL,
  * PGlite, Redis, or a host's own table) implements these few methods; the settings layer
@@ -5,6 +7,11 @@
  *
  * Values are always text, in the storage forms of the settings layer. Implementations must
  * treat keys as opaque strings (no pattern matching on `%`, `_`, `*`, `?`).
+ *
+ * Three methods are optional capabilities (see docs/stores.md for what a store without them
+ * loses): `commit` (atomic multi-key writes with conditions and a change log: ETags with
+ * If-Match, batches, history), `readLog` (reading that change log) and `listKeys` (rotating
+ * the secrets of every scope).
  *
  * Authors of their own adapters can run the package's conformance suite against them: see
  * `testOptionStore` in `commerce-plugin-framework/testing`.
@@ -29,4 +36,17 @@ export interface OptionStore {
   watch?(onChange: (key: string) => void, onResync?: () => void): () => void;
   /** Ends the connections the store opened itself; caller-owned clients stay open. */
   close?(): Promise<void>;
+  /**
+   * Optional capability: applies every write of `commit` and appends its log entries in one
+   * atomic step, only when every write's `expect` condition holds; otherwise changes nothing
+   * and reports the current text of each key whose condition failed. See {@link StoreCommit}.
+   */
+  commit?(commit: StoreCommit): Promise<StoreCommitResult>;
+  /**
+   * Optional capability: the entries of the change log `log` (as appended by `commit`),
+   * newest first, at most `limit` of them; `[]` for a log that has none.
+   */
+  readLog?(log: string, limit: number): Promise<string[]>;
+  /** Optional capability: every stored key that starts with `prefix` (compared as text, no patterns), in any order. */
+  listKeys?(prefix: string): Promise<string[]>;
 }

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OptionStore } from '../storage/option-store';
 import { AWKWARD_KEY_SUFFIXES, AWKWARD_VALUES } from './awkward-text';
+import { describeCommitChecks } from './commit-checks';
+import { describeListKeysChecks } from './list-keys-checks';
+import { hasWatch, type Skip, type SuiteTools, type WatchableStore } from './suite-tools';
 import { waitUntil } from './wait-until';
 
 /** Options of {@link testOptionStore}. */
@@ -20,13 +23,6 @@ export interface OptionStoreSuiteOptions {
 }
 
 const MIB = 1024 * 1024;
-
-/** A store that has the optional `watch`. */
-type WatchableStore = OptionStore & Required<Pick<OptionStore, 'watch'>>;
-
-function hasWatch(store: OptionStore): store is WatchableStore {
-  return typeof store.watch === 'function';
-}
 
 /** Text of exactly `bytes` UTF-8 bytes, mixing 1-, 2-, 3- and 4-byte characters. */
 function textOfBytes(bytes: number): string {
@@ -50,6 +46,15 @@ function textOfBytes(bytes: number): string {
  * `[`, spaces (no LIKE or glob matching), independence of instances; with `makeSibling`,
  * reads across instances and the watch contract (another instance's set and delete are
  * reported, the instance's own writes are not, unsubscribing stops reports).
+ *
+ * For a store with the optional `commit` capability (it must then have `readLog` too): the
+ * conditions (absent, equal text, mismatching text, none, the empty string), all-or-nothing
+ * (a failing condition writes nothing, logs nothing and reports the failing keys with their
+ * current texts), deletes in a commit, the change log (order, `keep`, newest first, separate
+ * logs), awkward keys, malformed commits, races through two instances (of concurrent commits
+ * expecting the same text, or creating the same key, exactly one succeeds) and, with
+ * `makeSibling` and `watch`, one change report per commit with all its keys. For a store with
+ * `listKeys`: prefixes compared as text, never as LIKE or glob patterns.
  *
  * @param name - the store's name, shown in the test report
  * @param makeStore - opens a store instance
@@ -97,7 +102,7 @@ export function testOptionStore(
     opened.push(store);
     return store;
   };
-  const test = (title: string, body: (context: { skip: (note?: string) => void }) => Promise<void>) =>
+  const test = (title: string, body: (context: { skip: Skip }) => Promise<void>) =>
     it(
       title,
       async (context) => {
@@ -120,7 +125,7 @@ export function testOptionStore(
 
   /** A store with `watch` and a sibling to write through; `undefined` (the test skipped) for a store without `watch`. */
   const openWatchedPair = async (
-    skip: (note?: string) => void,
+    skip: Skip,
   ): Promise<{ watcher: WatchableStore; writer: OptionStore } | undefined> => {
     const watcher = await open();
     if (!hasWatch(watcher)) {
@@ -135,7 +140,7 @@ export function testOptionStore(
    * write through; unsubscribes afterwards. Skips the test for a store without `watch`.
    */
   const checkWatch = async (
-    skip: (note?: string) => void,
+    skip: Skip,
     check: (pair: { watcher: WatchableStore; writer: OptionStore; seen: readonly string[] }) => Promise<void>,
   ): Promise<void> => {
     const pair = await openWatchedPair(skip);
@@ -343,6 +348,19 @@ export function testOptionStore(
       await expect(second.get(b)).resolves.toBe('still working');
       await expect(second.getMany([b])).resolves.toEqual(new Map([[b, 'still working']]));
     });
+
+    const tools: SuiteTools = {
+      key,
+      name: (suffix) => `${runPrefix}${testNumber}-${suffix}`,
+      open,
+      hasSibling: options.makeSibling !== undefined,
+      openSibling,
+      test,
+      checkWatch,
+      watchTimeoutMs,
+    };
+    describeCommitChecks(tools);
+    describeListKeysChecks(tools);
 
     if (!options.makeSibling) return;
 

@@ -74,6 +74,57 @@ describe.each([
 });
 
 describe('toExpressRouter mounted under a path', () => {
+  it('serves the admin pages with links, form and redirect that keep the mount prefix', async () => {
+    const app = express();
+    app.use('/shop', toExpressRouter(fixtureServer()));
+    const host = await listenOn(createServer(app));
+    const as = 'session' as const;
+    try {
+      const pageUrl = new URL('/shop/admin/settings/shop', host.origin);
+      const page = await viaHttp(host.origin, { name: '', method: 'GET', path: pageUrl.pathname, as });
+      expect(page.status).toBe(200);
+      const html = page.body as string;
+      const resolve = (href: string, base: URL) => new URL(href.replaceAll('&amp;', '&'), base);
+      const action = resolve(/<form[^>]* action="([^"]*)"/.exec(html)![1]!, pageUrl);
+      expect(action.pathname).toBe('/shop/admin/settings/shop');
+      const links = [...html.matchAll(/<li><a href="([^"]*)"/g)].map(
+        (match) => resolve(match[1]!, pageUrl).pathname,
+      );
+      expect(links).toEqual(['/shop/admin/settings/shop', '/shop/admin/status']);
+
+      const token = /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
+      const posted = await viaHttp(host.origin, {
+        name: '',
+        method: 'POST',
+        path: action.pathname,
+        as,
+        body: {
+          text: new URLSearchParams({ _csrf: token, framework_shop_title: 'Mounted' }).toString(),
+          type: 'application/x-www-form-urlencoded',
+        },
+      });
+      expect(posted.status).toBe(303);
+      const back = resolve(posted.headers.location!, action);
+      expect(`${back.pathname}${back.search}`).toBe('/shop/admin/settings/shop?settings-updated=true');
+      const saved = await viaHttp(host.origin, {
+        name: '',
+        method: 'GET',
+        path: `${back.pathname}${back.search}`,
+        as,
+      });
+      expect(saved.body).toContain('Settings saved');
+      expect(saved.body).toContain('value="Mounted"');
+
+      const status = await viaHttp(host.origin, { name: '', method: 'GET', path: '/shop/admin/status', as });
+      const statusLinks = [...(status.body as string).matchAll(/<li><a href="([^"]*)"/g)].map(
+        (match) => resolve(match[1]!, new URL('/shop/admin/status', host.origin)).pathname,
+      );
+      expect(statusLinks).toEqual(['/shop/admin/settings/shop', '/shop/admin/status']);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('serves the REST root relative to the mount point', async () => {
     const app = express();
     app.use('/shop', toExpressRouter(fixtureServer()));

@@ -48,8 +48,7 @@ describe('fastifyPlugin inside a host app', () => {
       '/api/commerce/v3/shop/settings/:setting_id',
       '/api/acme/v1/items',
       '/api/acme/v1/items/:id',
-      '/admin/status',
-      '/admin/settings/:pluginId',
+      '/admin/*',
     ]) {
       expect(has('GET', url), url).toBe(true);
       expect(has('HEAD', url), url).toBe(true);
@@ -57,7 +56,6 @@ describe('fastifyPlugin inside a host app', () => {
       expect(has('DELETE', url), url).toBe(true); // answered 405 + Allow by the pipeline
     }
     expect(has('PUT', '/api/*')).toBe(true); // the REST 404 for every other path under the root
-    expect(has('GET', '/admin/*')).toBe(false);
   });
 
   it('leaves methods Fastify does not know, and Content-Types that are not media types, to Fastify', async () => {
@@ -114,11 +112,11 @@ describe('fastifyPlugin inside a host app', () => {
 
   it('does not register admin routes for a server without admin pages', async () => {
     const { createRestServer } = await import('commerce-plugin-framework');
-    const { ItemsPlugin } = await import('../../examples/items-plugin/index');
+    const { itemsPlugin } = await import('../../examples/items-plugin/index');
     const bare = Fastify();
-    await bare.register(fastifyPlugin(createRestServer({ plugins: [new ItemsPlugin()] })));
+    await bare.register(fastifyPlugin(createRestServer({ plugins: [itemsPlugin()] })));
     await bare.ready();
-    expect(bare.hasRoute({ method: 'GET', url: '/admin/status' })).toBe(false);
+    expect(bare.hasRoute({ method: 'GET', url: '/admin/*' })).toBe(false);
     expect(bare.hasRoute({ method: 'GET', url: '/api/acme/v1/items/:id' })).toBe(true);
     await bare.close();
   });

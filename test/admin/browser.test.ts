@@ -177,7 +177,8 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
     expect(await restValues()).toEqual({
       enabled: true,
       title: 'Pay with Acme',
-      api_key: 'sk_live_browser',
+      api_key: '********', // a secret: masked over REST, stored as typed
+
       notify_email: 'alerts@shop.example',
       webhook_url: 'https://shop.example/hooks/acme',
       max_retries: 5,
@@ -196,6 +197,8 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
       retry_delays: [5, 30, 300],
       metadata: { channel: 'web', tags: ['a', 1] },
     });
+
+    expect(await store.get('framework_acme_api_key')).toBe('sk_live_browser');
 
     // The page shows the saved values again, except the password.
     await expect(page.getByLabel('Enable Acme Pay').isChecked()).resolves.toBe(true);
@@ -258,7 +261,39 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
     expect(await restValues()).toEqual(before);
   });
 
-  it('refuses a forged post without the token (403), from another site or a script', async () => {
+  it('edits a scope: shows where each value comes from, stores what is unticked, inherits what is ticked', async () => {
+    await store.set('framework_acme_max_retries', '4');
+    await page.goto(`${settingsUrl()}?scope=eu/de`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Acme Payments');
+    const retriesRow = page.locator('#field-framework_acme_max_retries-row');
+    await expect(retriesRow.getByLabel('Use parent value').isChecked()).resolves.toBe(true);
+    await expect(retriesRow.textContent()).resolves.toContain('(the global value)');
+    await expect(page.getByLabel('Retries').inputValue()).resolves.toBe('4');
+
+    // Override the retries at eu/de: untick, type, save.
+    await retriesRow.getByLabel('Use parent value').uncheck();
+    await page.getByLabel('Retries').fill('9');
+    await Promise.all([
+      page.waitForURL(/scope=eu%2Fde&settings-updated=true$/),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Settings saved');
+    expect(await store.get('framework_acme_max_retries@eu/de')).toBe('9');
+    expect(await store.get('framework_acme_max_retries')).toBe('4');
+    await expect(retriesRow.getByLabel('Use parent value').isChecked()).resolves.toBe(false);
+    await page.screenshot({ path: join(ARTIFACTS, 'admin-settings-scope.png'), fullPage: true });
+
+    // Tick it again: the scope inherits the global value once more.
+    await retriesRow.getByLabel('Use parent value').check();
+    await Promise.all([
+      page.waitForURL(/settings-updated=true$/),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
+    expect(await store.get('framework_acme_max_retries@eu/de')).toBeUndefined();
+    await expect(page.getByLabel('Retries').inputValue()).resolves.toBe('4');
+  });
+
+  it('refuses a forged post (403): from another site by its origin, from a script by its missing token', async () => {
     const before = await restValues();
     await page.goto(attacker!.origin);
     const [response] = await Promise.all([
@@ -266,7 +301,8 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
       page.getByRole('button', { name: 'Claim' }).click(),
     ]);
     expect(response.status()).toBe(403);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Form not accepted');
+    // The browser says where the post comes from (Sec-Fetch-Site, Origin): refused before the form is read.
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Request refused');
 
     const scripted = await context!.request.post(settingsUrl(), {
       form: { framework_acme_enabled: 'yes', framework_acme_title: 'Hacked' },

@@ -62,6 +62,8 @@ describe('status screen (GET /admin/status)', () => {
       'private-key',
       'access_token',
       'passphrase',
+      'tokens',
+      'apiKeys',
     ]) {
       expect(isSecretKey(key)).toBe(true);
     }

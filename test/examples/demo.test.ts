@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -9,12 +9,14 @@ import { DemoClient } from './support/demo-client';
 const SETTINGS = '/api/commerce/v3/acme_pay/settings';
 
 describe('the demo (npm start) as a child process, on embedded PGlite', () => {
+  let workDir: string;
   let dataDir: string;
   let demo: RunningChild;
   let client: DemoClient;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'cpf-demo-'));
+    workDir = await mkdtemp(join(tmpdir(), 'cpf-demo-'));
+    dataDir = join(workDir, 'pglite');
     demo = await startChild('examples/demo/main.ts', { DEMO_DATA_DIR: dataDir });
     const token = /Development token[^:]*: (\S+)/.exec(demo.output())?.[1];
     if (token === undefined) throw new Error(`no token printed:\n${demo.output()}`);
@@ -22,7 +24,7 @@ describe('the demo (npm start) as a child process, on embedded PGlite', () => {
   });
   afterAll(async () => {
     demo?.kill();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
   });
 
   it('prints the store, the token, curl commands and the admin pages', () => {
@@ -69,6 +71,25 @@ describe('the demo (npm start) as a child process, on embedded PGlite', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('generates a settings key beside the data (with a warning) and stores the API key encrypted', async () => {
+    const keyFile = join(workDir, 'settings.key');
+    expect(demo.output()).toContain(`Secrets encrypted at rest with the key from ${keyFile}`);
+    expect(demo.output()).toContain('WARNING: No SETTINGS_KEY given');
+    expect((await readFile(keyFile, 'utf8')).trim()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    await client.update('api_key', 'sk_live_secret');
+    expect((await client.call('GET', `${SETTINGS}/api_key`)).json.value).toBe('********');
+  });
+
+  it('serves the two channels eu and eu/de with their overrides', async () => {
+    const de = await client.call('GET', `${SETTINGS}/title?scope=eu/de`);
+    expect(de.json).toMatchObject({ value: 'Acme Pay Deutschland', scope: 'eu/de', origin: 'eu/de' });
+    const countries = await client.call('GET', `${SETTINGS}/countries?scope=eu/de`);
+    expect(countries.json).toMatchObject({ value: ['DE', 'FR', 'NL'], origin: 'eu' });
+    const mode = await client.call('GET', `${SETTINGS}/mode?scope=eu/de`);
+    expect(mode.json).toMatchObject({ origin: null });
+    expect((await client.call('GET', `${SETTINGS}/title`)).json.value).toBe('Acme Pay');
+  });
+
   it('masks the API key in the status report', async () => {
     await client.update('api_key', 'sk_live_secret');
     const { status, json } = await client.call('GET', '/api/commerce/v3/system_status');
@@ -84,12 +105,15 @@ describe('the demo (npm start) as a child process, on embedded PGlite', () => {
   it('serves the item and order routes', async () => {
     const items = await fetch(`${demo.url}/api/acme/v1/items?per_page=2&orderby=name&order=ASC`);
     expect(items.status).toBe(200);
-    expect(items.headers.get('x-total')).toBe('3');
-    expect(items.headers.get('x-total-pages')).toBe('2');
+    // Anonymous callers do not see the seeded draft ("Filter papers").
+    expect(items.headers.get('x-total')).toBe('2');
+    expect(items.headers.get('x-total-pages')).toBe('1');
     expect(((await items.json()) as { data: { name: string }[] }).data.map((item) => item.name)).toEqual([
       'Coffee grinder',
       'Espresso cup',
     ]);
+    const managed = await client.call('GET', '/api/acme/v1/items?per_page=2&orderby=name&order=ASC');
+    expect(managed.headers.get('x-total')).toBe('3');
     const orders = await client.call('GET', '/api/acme/v1/orders');
     expect(orders.status).toBe(200);
     expect(orders.json.data).toHaveLength(2);
@@ -132,6 +156,17 @@ describe('the demo (npm start) as a child process, on embedded PGlite', () => {
   it('stops cleanly on SIGTERM (exit code 0), and keeps the settings in the data directory', async () => {
     expect(await demo.stop('SIGTERM')).toBe(0);
     expect(demo.output()).toContain('Stopped.');
+    // At rest, the API key is ciphertext.
+    const { PGlite } = await import('@electric-sql/pglite');
+    const database = new PGlite(dataDir);
+    try {
+      const { rows } = await database.query<{ value: string }>('SELECT value FROM options WHERE key = $1', [
+        'framework_acme_pay_api_key',
+      ]);
+      expect(rows[0]?.value).toMatch(/^enc:v1:demo:/);
+    } finally {
+      await database.close();
+    }
     const again = await startChild('examples/demo/main.ts', {
       DEMO_DATA_DIR: dataDir,
       DEMO_TOKEN: 'fixed-dev-token',
@@ -141,6 +176,13 @@ describe('the demo (npm start) as a child process, on embedded PGlite', () => {
       const restarted = new DemoClient(again.url, 'fixed-dev-token');
       expect(await restarted.value('max_retries')).toBe(5);
       expect(await restarted.value('enabled')).toBe(true);
+      // The same key (kept beside the data) decrypts the API key stored by the first run.
+      const report = await restarted.call('GET', '/api/commerce/v3/system_status');
+      expect(report.json.commerce_acme_pay).toMatchObject({
+        secrets_encrypted: true,
+        unreadable_secrets: [],
+        ready: true,
+      });
       expect(await again.stop('SIGINT')).toBe(0);
     } finally {
       again.kill();

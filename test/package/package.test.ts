@@ -88,6 +88,26 @@ async function withChunks(entry: string): Promise<Map<string, string>> {
 
 const builtins = new Set(builtinModules.flatMap((name) => [name, name.split('/')[0]!]));
 
+describe.each(['adapter-kit.js', 'adapter-kit.cjs'])('the adapter kit %s', (file) => {
+  it('loads no node: module either, and holds what the root entry leaves out', async () => {
+    for (const [path, code] of await withChunks(join(dist, file))) {
+      expect(code, path).not.toMatch(/['"]node:[a-z_/]+['"]/);
+    }
+    const kit = (await import(pathToFileURL(join(dist, 'adapter-kit.js')).href)) as Record<string, unknown>;
+    const root = (await import(pathToFileURL(join(dist, 'index.js')).href)) as Record<string, unknown>;
+    for (const name of [
+      'FetchExchange',
+      'splitRequestUrl',
+      'readChunksWithin',
+      'toFetchResponse',
+      'compileArgs',
+    ]) {
+      expect(kit[name], name).toBeTypeOf('function');
+      expect(root, name).not.toHaveProperty(name);
+    }
+  });
+});
+
 describe.each(['index.js', 'index.cjs'])('the root entry %s', (file) => {
   it('loads no node: module and no Node built-in, in any chunk it imports', async () => {
     const files = await withChunks(join(dist, file));
@@ -207,6 +227,56 @@ describe('the built package, used from outside', () => {
     expect(new Own('x')).toBeInstanceOf(cjs.Framework_Plugin_Exception);
   });
 
+  it('answers a RestError thrown and a RestResponse returned by a plugin built against the other build', async () => {
+    const esm = (await import(pathToFileURL(join(dist, 'index.js')).href)) as typeof root;
+    const cjs = createRequire(join(sandbox, 'consumer.cjs'))(manifest.name) as typeof root;
+    for (const [from, to] of [
+      [esm, cjs],
+      [cjs, esm],
+    ] as const) {
+      expect(new from.RestError('x', 'y', 409)).toBeInstanceOf(to.RestError);
+      expect(new from.RestResponse({}, 201)).toBeInstanceOf(to.RestResponse);
+      expect(new from.RestResponse({})).not.toBeInstanceOf(to.RestError);
+    }
+    // A CommonJS plugin served by an ESM server.
+    class Api extends cjs.Framework_REST_API {
+      override registerRoutes(routes: root.RouteRegistry): void {
+        routes.register('other/v1', '/conflict', {
+          methods: 'GET',
+          permission: cjs.allowPublic(),
+          handler: () => {
+            throw new cjs.RestError('other_conflict', 'Item 7 is locked.', 409, { item: 7 });
+          },
+        });
+        routes.register('other/v1', '/created', {
+          methods: 'GET',
+          permission: cjs.allowPublic(),
+          handler: () => new cjs.RestResponse({ id: 7 }, 201, { Location: '/api/other/v1/items/7' }),
+        });
+      }
+    }
+    class OtherBuildPlugin extends cjs.Framework_Plugin {
+      constructor() {
+        super({ id: 'other', name: 'Other', version: '1.0.0' });
+      }
+      protected override initRestApiHandler(): void {
+        this.restApiHandler = new Api(this);
+      }
+    }
+    const server = esm.createRestServer({ plugins: [new OtherBuildPlugin()] });
+    const conflict = await server.fetch(new Request('http://localhost/api/other/v1/conflict'));
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toEqual({
+      code: 'other_conflict',
+      message: 'Item 7 is locked.',
+      data: { status: 409, item: 7 },
+    });
+    const created = await server.fetch(new Request('http://localhost/api/other/v1/created'));
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/api/other/v1/items/7');
+    expect(await created.json()).toEqual({ id: 7 });
+  });
+
   it('loads under plain Node through the exports map, with require and with import', async () => {
     const script = [
       "const cjs = require('commerce-plugin-framework');",
@@ -279,6 +349,41 @@ describe('the built package, used from outside', () => {
     expect(stderr).toBe('');
     expect(stdout.trim().split('\n')).toEqual(['true', 'test']);
   });
+
+  it('type-checks and runs the README’s definePlugin example against the built package', async () => {
+    const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
+    const section = readme.split(/^The same plugin in one declaration.*$/m)[1];
+    const example = /```ts\n([\s\S]*?)```/.exec(section ?? '')?.[1];
+    expect(example, 'README.md has the definePlugin example').toBeDefined();
+    const program = `${example}\nconst answer = await server.fetch(new Request('http://localhost/api/acme/v1/quotes/7'));\nconsole.log(JSON.stringify(await answer.json()));\nexport {};\n`;
+    await writeFile(join(sandbox, 'define-plugin.mts'), program);
+    await writeFile(
+      join(sandbox, 'define-plugin.tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        files: ['define-plugin.mts'],
+      }),
+    );
+    const checked = await run(bin('tsc'), ['-p', 'define-plugin.tsconfig.json'], {
+      cwd: sandbox,
+      timeout: 120_000,
+    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout}${error.stderr}` }));
+    expect(checked.stdout).toBe('');
+    const javascript = ts.transpileModule(program, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    await writeFile(join(sandbox, 'define-plugin.mjs'), javascript);
+    const { stdout } = await run(process.execPath, ['define-plugin.mjs'], { cwd: sandbox, timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({ id: 7, mode: 'test' });
+  }, 120_000);
 
   it('ships source maps and declarations next to the code', async () => {
     for (const file of ['index.js.map', 'index.cjs.map', 'index.d.ts', 'index.d.cts']) {

@@ -2,7 +2,8 @@
  * Hostile JSON bodies over HTTP (`server.fetch`): each ends in a clear 4xx JSON error, the
  * store is byte for byte what it was (no write reached it), and no prototype is polluted.
  */
-import { Framework_Plugin_Exception, MAX_BODY_DEPTH, MAX_JSON_DEPTH } from 'commerce-plugin-framework';
+import { Framework_Plugin_Exception, MAX_JSON_DEPTH } from 'commerce-plugin-framework';
+import { MAX_BODY_DEPTH } from 'commerce-plugin-framework/adapter-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,

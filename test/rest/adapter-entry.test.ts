@@ -1,10 +1,5 @@
-import {
-  allowPublic,
-  bearerTokenAuth,
-  type RestExchange,
-  readChunksWithin,
-  splitRequestUrl,
-} from 'commerce-plugin-framework';
+import { allowPublic, bearerTokenAuth } from 'commerce-plugin-framework';
+import { type RestExchange, readChunksWithin, splitRequestUrl } from 'commerce-plugin-framework/adapter-kit';
 import { describe, expect, it } from 'vitest';
 import { tableServer } from './support/echo-plugin';
 import { ADMIN_TOKEN, call } from './support/fixtures';

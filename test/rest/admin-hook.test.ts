@@ -42,13 +42,14 @@ describe('admin hook', () => {
     expect(Object.keys(await context.getSystemStatus())).toEqual(['commerce_acme', 'commerce_plain']);
     expect(status.seen[0]!.user).toBeNull();
     expect(server.servesAdminPages).toBe(true);
+    expect(server.adminPathPrefix).toBe('/admin/');
   });
 
-  it('says whether it serves admin pages', () => {
+  it('says whether it serves admin pages, and under which prefix', () => {
     expect(makeServer().servesAdminPages).toBe(false);
-    expect(
-      makeServer({ admin: { pages: [], csrfSecret: 'a-secret-of-enough-length' } }).servesAdminPages,
-    ).toBe(false);
+    expect(makeServer().adminPathPrefix).toBeNull();
+    const noPages = makeServer({ admin: { pages: [], csrfSecret: 'a-secret-of-enough-length' } });
+    expect([noPages.servesAdminPages, noPages.adminPathPrefix]).toEqual([false, null]);
   });
 
   it('answers 404 HTML when no page answers, and leaves REST routes alone', async () => {

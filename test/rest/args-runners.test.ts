@@ -2,7 +2,8 @@
  * The generated argument runner (straight-line code with inline fast paths) must behave exactly
  * like the portable loop runner: same params, same errors, for any schema and input.
  */
-import { type ArgSchema, compileArgs, RestError } from 'commerce-plugin-framework';
+import { type ArgSchema, RestError } from 'commerce-plugin-framework';
+import { compileArgs } from 'commerce-plugin-framework/adapter-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 

@@ -3,6 +3,7 @@ import {
   allowPublic,
   bearerTokenAuth,
   createRestServer,
+  definePlugin,
   Framework_Abstract_Settings,
   Framework_Plugin,
   Framework_REST_API,
@@ -85,5 +86,42 @@ describe('docs/rest.md examples', () => {
       }),
     );
     expect(zero.status).toBe(400);
+  });
+});
+
+// The definePlugin form of the same routes (docs/rest.md, "Registering routes").
+const refunds = definePlugin({
+  id: 'acme_refunds',
+  name: 'Refunds',
+  version: '1.0.0',
+  namespace: 'acme/v1',
+  routes(r) {
+    r.get('/ping', { permission: allowPublic(), handler: () => 'pong' });
+    r.post('/refunds/{order_id}', {
+      args: {
+        order_id: { type: 'integer', required: true, minimum: 1 },
+        amount: { type: 'number', required: true, exclusiveMinimum: true, minimum: 0 },
+        reason: { type: 'string', maxLength: 200, sanitize: (value) => String(value).trim() },
+      },
+      permission: requireCapability('edit_shop_orders'),
+      handler: ({ params }) => new RestResponse({ refunded: params.amount }, 201),
+    });
+  },
+});
+
+describe('docs/rest.md definePlugin example', () => {
+  it('answers as the class-based one', async () => {
+    const server = createRestServer({
+      plugins: [refunds],
+      authenticate: bearerTokenAuth({ 'dev-token': { id: 1, capabilities: ['edit_shop_orders'] } }),
+    });
+    const refund = await server.fetch(
+      new Request('http://localhost/api/acme/v1/refunds/12', {
+        method: 'POST',
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 5.5 }),
+      }),
+    );
+    expect([refund.status, await refund.json()]).toEqual([201, { refunded: 5.5 }]);
   });
 });

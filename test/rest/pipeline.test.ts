@@ -1,6 +1,8 @@
 import {
   allowPublic,
+  Framework_Abstract_Settings,
   Framework_Plugin_Exception,
+  MemoryOptionStore,
   OptionStoreError,
   RestError,
   RestResponse,
@@ -327,15 +329,47 @@ describe('errors and handler results', () => {
     });
   });
 
-  it('maps Framework_Plugin_Exception: 404 → rest_setting_not_found, 4xx → rest_setting_value_invalid', async () => {
-    const notFound = await call(server, 'GET', '/api/test/v1/not-found');
-    expect([notFound.status, notFound.json.code]).toEqual([404, 'rest_setting_not_found']);
-    const invalid = await call(server, 'GET', '/api/test/v1/unprocessable');
-    expect([invalid.status, invalid.json.code, invalid.json.data.status]).toEqual([
-      422,
-      'rest_setting_value_invalid',
-      422,
-    ]);
+  it('answers a Framework_Plugin_Exception outside the settings routes as 500, reporting where it came from', async () => {
+    reported.length = 0;
+    for (const path of ['/not-found', '/unprocessable']) {
+      const res = await call(server, 'GET', `/api/test/v1${path}`);
+      expect(res.status).toBe(500);
+      expect(res.json).toEqual({
+        code: 'rest_internal_error',
+        message: 'The server could not complete the request because of an internal error.',
+        data: { status: 500 },
+      });
+    }
+    expect(reported).toHaveLength(2);
+    const [notFound] = reported as Error[];
+    expect(notFound!.name).toBe('UnmappedPluginException');
+    expect(notFound!.message).toContain('Setting "x" is not registered');
+    expect(notFound!.message).toContain('outside the settings routes');
+    expect(notFound!.cause).toBeInstanceOf(Framework_Plugin_Exception);
+  });
+
+  it('answers 500, not 404, when an item handler reads a setting id that does not exist', async () => {
+    const errors: unknown[] = [];
+    class Settings extends Framework_Abstract_Settings {
+      protected registerSettings(): void {
+        this.registerSetting('mode', 'string', { default: 'test' });
+      }
+    }
+    const settings = new Settings('shop', new MemoryOptionStore());
+    const typo = tableServer(
+      [
+        [
+          'shop/v1',
+          '/mode',
+          { methods: 'GET', permission: allowPublic(), handler: () => settings.getValue('mdoe') },
+        ],
+      ],
+      { onError: (error) => errors.push(error) },
+    );
+    const res = await call(typo, 'GET', '/api/shop/v1/mode');
+    expect([res.status, res.json.code]).toEqual([500, 'rest_internal_error']);
+    expect(res.text).not.toContain('mdoe');
+    expect((errors[0] as Error).message).toMatch(/code 404.*mdoe/);
   });
 
   it('answers 503 for OptionStoreError and 500 for anything else, without internals, reporting to onError', async () => {
@@ -355,6 +389,7 @@ describe('errors and handler results', () => {
     }
     expect(reported).toHaveLength(5);
     expect(reported[1]).toBeInstanceOf(TypeError);
+    expect((reported[3] as Error).cause).toBeInstanceOf(Framework_Plugin_Exception);
   });
 
   it('answers 500 when a handler sets a header Fetch refuses', async () => {
@@ -544,5 +579,58 @@ describe('authentication, permission and the order of checks', () => {
     await call(aware, 'GET', '/api/test/v1/x?q=a', { token: CLERK_TOKEN });
     await call(aware, 'GET', '/api/test/v1/x?q=a');
     expect(seen).toEqual([2, null]);
+  });
+});
+
+describe('response headers', () => {
+  const server = tableServer([
+    ['test/v1', '/plain', ok],
+    [
+      'test/v1',
+      '/cached',
+      {
+        methods: 'GET',
+        permission: allowPublic(),
+        handler: () => new RestResponse({ public: true }, 200, { 'Cache-Control': 'public, max-age=60' }),
+      },
+    ],
+    [
+      'test/v1',
+      '/raw',
+      { methods: 'GET', permission: allowPublic(), handler: () => new Response('plain text') },
+    ],
+    ['test/v1', '/deny', { methods: 'POST', permission: () => false, handler: () => null }],
+  ]);
+
+  it('carries Cache-Control: no-store and X-Content-Type-Options: nosniff on every answer', async () => {
+    const answers = [
+      await call(server, 'GET', '/api/test/v1/plain'),
+      await call(server, 'HEAD', '/api/test/v1/plain'),
+      await call(server, 'OPTIONS', '/api/test/v1/plain'),
+      await call(server, 'GET', '/api'),
+      await call(server, 'GET', '/api/test/v1'),
+      await call(server, 'OPTIONS', '/api'),
+      await call(server, 'GET', '/api/test/v1/nothing'),
+      await call(server, 'DELETE', '/api/test/v1/plain'),
+      await call(server, 'POST', '/api/test/v1/deny'),
+      await call(server, 'POST', '/api/test/v1/deny', {
+        rawBody: 'x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      await call(server, 'GET', '/api/test/v1/raw'),
+    ];
+    for (const answer of answers) {
+      expect(answer.headers.get('cache-control'), String(answer.status)).toBe('no-store');
+      expect(answer.headers.get('x-content-type-options'), String(answer.status)).toBe('nosniff');
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([
+      200, 200, 200, 200, 200, 200, 404, 405, 401, 415, 200,
+    ]);
+  });
+
+  it("keeps a handler's own Cache-Control", async () => {
+    const answer = await call(server, 'GET', '/api/test/v1/cached');
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

@@ -1,6 +1,7 @@
 import {
   allowPublic,
   createRestServer,
+  Framework_Abstract_Settings,
   Framework_Plugin,
   Framework_Plugin_Exception,
   Framework_REST_API,
@@ -81,7 +82,10 @@ describe('Framework_REST_API', () => {
     expect(withSettings.getRoutes().map((route) => [route.path, route.methods])).toEqual([
       ['/api/commerce/v3/system_status', ['GET']],
       ['/api/commerce/v3/acme/settings', ['GET']],
-      ['/api/commerce/v3/acme/settings/{setting_id}', ['GET', 'PUT', 'POST', 'PATCH']],
+      ['/api/commerce/v3/acme/settings/batch', ['POST']],
+      ['/api/commerce/v3/acme/settings/history', ['GET']],
+      ['/api/commerce/v3/acme/settings/{setting_id}', ['GET', 'PUT', 'POST', 'PATCH', 'DELETE']],
+      ['/api/commerce/v3/acme/settings/{setting_id}/history', ['GET']],
     ]);
   });
 
@@ -141,6 +145,42 @@ describe('createRestServer', () => {
     expect(() => createRestServer({ plugins: 'x' as never })).toThrow(/array/);
   });
 
+  it('throws when two settings of its plugins share a storage key, naming both', () => {
+    class KeyedSettings extends Framework_Abstract_Settings {
+      readonly #ids: readonly string[];
+      constructor(id: string, ids: readonly string[]) {
+        super(id, new MemoryOptionStore());
+        this.#ids = ids;
+      }
+      protected registerSettings(): void {
+        for (const id of this.#ids) this.registerSetting(id, 'string');
+      }
+    }
+    class KeyedPlugin extends Framework_Plugin {
+      readonly #settings: KeyedSettings;
+      constructor(id: string, ids: readonly string[]) {
+        super({ id, name: id, version: '1' });
+        this.#settings = new KeyedSettings(id, ids);
+      }
+      override getSettingsHandler() {
+        return this.#settings;
+      }
+    }
+    const build = () =>
+      createRestServer({
+        plugins: [new KeyedPlugin('acme', ['mode', 'pay_key']), new KeyedPlugin('acme_pay', ['key'])],
+      });
+    expect(build).toThrow(Framework_Plugin_Exception);
+    expect(build).toThrow(
+      'plugin "acme" setting "pay_key" and plugin "acme_pay" setting "key" share the storage key "framework_acme_pay_key"',
+    );
+    expect(() =>
+      createRestServer({
+        plugins: [new KeyedPlugin('acme', ['mode', 'pay_secret']), new KeyedPlugin('acme_pay', ['key'])],
+      }),
+    ).not.toThrow();
+  });
+
   it('checks its options', () => {
     const plugins = [new PlainPlugin()];
     expect(() => createRestServer({ plugins, maxBodyBytes: -1 })).toThrow(/maxBodyBytes/);
@@ -159,6 +199,7 @@ describe('createRestServer', () => {
       restRoot: '/api',
       hostNamespace: 'commerce/v3',
       managementCapability: 'manage_commerce',
+      maxBatchItems: 100,
     });
   });
 });
@@ -195,6 +236,8 @@ describe('Framework_REST_API_Settings', () => {
       'options',
       'default',
       'value',
+      'scope',
+      'origin',
       'control',
     ]);
     const writable = Object.entries(schema.properties).filter(([, property]) => property.readonly !== true);

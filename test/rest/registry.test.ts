@@ -39,13 +39,34 @@ describe('RouteRegistry', () => {
           {
             methods: ['GET'],
             args: { id: { type: 'integer', required: true }, context: { type: 'string' } },
+            isPublic: true,
           },
-          { methods: ['PUT', 'PATCH'], args: { id: { type: 'integer' }, name: { type: 'string' } } },
-          { methods: ['DELETE'], args: {} },
+          {
+            methods: ['PUT', 'PATCH'],
+            args: { id: { type: 'integer' }, name: { type: 'string' } },
+            isPublic: true,
+          },
+          { methods: ['DELETE'], args: {}, isPublic: true },
         ],
       },
     ]);
     expect(routes.getNamespaces()).toEqual(['acme/v1']);
+  });
+
+  it('describes each endpoint with its docs and whether its permission is allowPublic()', () => {
+    const routes = new RouteRegistry();
+    const docs = () => ({ summary: 'Items' });
+    routes.register('acme/v1', '/items', [
+      { ...endpoint('GET'), docs },
+      { ...endpoint('POST'), permission: () => true, docs: { summary: 'Create' } },
+    ]);
+    expect(routes.getRoutes()[0]!.endpoints).toEqual([
+      { methods: ['GET'], args: {}, isPublic: true, docs },
+      { methods: ['POST'], args: {}, isPublic: false, docs: { summary: 'Create' } },
+    ]);
+    expect(() => routes.register('acme/v1', '/x', { ...endpoint(), docs: 'text' as never })).toThrow(
+      /"docs" must be an object or a function/,
+    );
   });
 
   it('takes a custom root and host namespace', () => {

@@ -14,7 +14,7 @@ import {
   validationFailedResponse,
 } from 'commerce-plugin-framework';
 import { describe, expect, it } from 'vitest';
-import { call } from './support/fixtures';
+import { ADMIN_TOKEN, authenticate, CLERK_TOKEN, call, NOBODY_TOKEN } from './support/fixtures';
 
 class PlainController extends Framework_REST_Controller {
   registerRoutes(): void {}
@@ -51,20 +51,24 @@ class NotesController extends Framework_REST_Controller {
   }
 }
 
-class NotesPlugin extends Framework_Plugin {
-  constructor() {
-    super({ id: 'notes', name: 'Notes', version: '1' });
-  }
-  protected override initRestApiHandler(): void {
-    const controller = new NotesController();
-    this.restApiHandler = new (class extends Framework_REST_API {
-      override registerRoutes(routes: RouteRegistry): void {
-        super.registerRoutes(routes);
-        controller.registerRoutes(routes);
-      }
-    })(this);
-  }
+/** A plugin that serves one controller's routes. */
+function controllerPlugin(id: string, controller: Framework_REST_Controller): Framework_Plugin {
+  return new (class extends Framework_Plugin {
+    constructor() {
+      super({ id, name: id, version: '1' });
+    }
+    protected override initRestApiHandler(): void {
+      this.restApiHandler = new (class extends Framework_REST_API {
+        override registerRoutes(routes: RouteRegistry): void {
+          super.registerRoutes(routes);
+          controller.registerRoutes(routes);
+        }
+      })(this);
+    }
+  })();
 }
+
+const notesPlugin = () => controllerPlugin('notes', new NotesController());
 
 describe('Framework_REST_Controller', () => {
   it('has a default draft-04 item schema', () => {
@@ -108,7 +112,7 @@ describe('Framework_REST_Controller', () => {
   });
 
   it('filters by context and adds absolute links', async () => {
-    const server = createRestServer({ plugins: [new NotesPlugin()], restRoot: '/rest' });
+    const server = createRestServer({ plugins: [notesPlugin()], restRoot: '/rest', authenticate });
     const view = await call(server, 'GET', '/rest/notes/v2/notes/4');
     expect(view.json).toEqual({
       id: 4,
@@ -117,10 +121,56 @@ describe('Framework_REST_Controller', () => {
       extra: 'e',
       _links: { self: [{ href: '/rest/notes/v2/notes/4' }], collection: [{ href: '/rest/notes/v2/notes' }] },
     });
-    const edit = await call(server, 'GET', '/rest/notes/v2/notes/4?context=edit');
+    const edit = await call(server, 'GET', '/rest/notes/v2/notes/4?context=edit', { token: ADMIN_TOKEN });
     expect(Object.keys(edit.json)).toEqual(['id', 'text', 'secret', 'free', 'extra', '_links']);
     const embed = await call(server, 'GET', '/rest/notes/v2/notes/4?context=embed');
     expect(Object.keys(embed.json)).toEqual(['id', 'free', 'extra', '_links']);
+  });
+
+  it('answers 401 / 403 rest_forbidden_context to context=edit without the management capability', async () => {
+    const server = createRestServer({ plugins: [notesPlugin()], authenticate });
+    const anonymous = await call(server, 'GET', '/api/notes/v2/notes/4?context=edit');
+    expect([anonymous.status, anonymous.json.code]).toEqual([401, 'rest_forbidden_context']);
+    const clerk = await call(server, 'GET', '/api/notes/v2/notes/4?context=edit', { token: CLERK_TOKEN });
+    expect([clerk.status, clerk.json.code]).toEqual([403, 'rest_forbidden_context']);
+    expect(clerk.text).not.toContain('"s"');
+    for (const context of ['view', 'embed']) {
+      expect((await call(server, 'GET', `/api/notes/v2/notes/4?context=${context}`)).status).toBe(200);
+    }
+  });
+
+  it('lets a controller choose who may use which context (canUseContext)', async () => {
+    class OpenNotes extends NotesController {
+      protected override canUseContext(context: string, request: RestRequest): boolean {
+        return context === 'edit'
+          ? request.userCan('edit_shop_orders')
+          : super.canUseContext(context, request);
+      }
+    }
+    const server = createRestServer({ plugins: [controllerPlugin('open', new OpenNotes())], authenticate });
+    const clerk = await call(server, 'GET', '/api/notes/v2/notes/4?context=edit', { token: CLERK_TOKEN });
+    expect([clerk.status, clerk.json.secret]).toEqual([200, 's']);
+    expect(
+      (await call(server, 'GET', '/api/notes/v2/notes/4?context=edit', { token: NOBODY_TOKEN })).status,
+    ).toBe(403);
+  });
+
+  it('checks the context again in prepareItemForResponse, for routes with their own context argument', async () => {
+    class LooseNotes extends NotesController {
+      override registerRoutes(routes: RouteRegistry): void {
+        routes.register(this.namespace, `/${this.restBase}`, {
+          methods: 'GET',
+          permission: allowPublic(),
+          args: { context: { type: 'string', enum: ['view', 'edit'], default: 'view' } },
+          handler: (request: RestRequest) => [this.prepareItemForResponse({ id: 1, secret: 's' }, request)],
+        });
+      }
+    }
+    const server = createRestServer({ plugins: [controllerPlugin('loose', new LooseNotes())], authenticate });
+    const anonymous = await call(server, 'GET', '/api/notes/v2/notes?context=edit');
+    expect([anonymous.status, anonymous.json.code]).toEqual([401, 'rest_forbidden_context']);
+    const admin = await call(server, 'GET', '/api/notes/v2/notes?context=edit', { token: ADMIN_TOKEN });
+    expect(admin.json[0].secret).toBe('s');
   });
 
   it('omits the self link for items without an id', () => {

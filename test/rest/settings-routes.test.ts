@@ -150,6 +150,28 @@ describe('settings routes', () => {
     ).toBe(200);
   });
 
+  it("answers an override's exception without a code (0) as 400 rest_setting_value_invalid", async () => {
+    class RequiredPrefix extends GatewaySettings {
+      override async updateValue(id: string, value: unknown): Promise<void> {
+        if (id === 'title' && !String(value).startsWith('Card')) {
+          throw new Framework_Plugin_Exception('The title must start with "Card".');
+        }
+        return super.updateValue(id, value);
+      }
+    }
+    class PrefixPlugin extends GatewayPlugin {
+      override readonly settings = new RequiredPrefix('acme', new MemoryOptionStore());
+    }
+    const server = makeServer({ plugins: [new PrefixPlugin()] });
+    const res = await call(server, 'PUT', `${BASE}/title`, { token: ADMIN_TOKEN, body: { value: 'Pay' } });
+    expect([res.status, res.json.code, res.json.data.status]).toEqual([
+      400,
+      'rest_setting_value_invalid',
+      400,
+    ]);
+    expect(res.json.message).toBe('The title must start with "Card".');
+  });
+
   it('requires value: absent or null is 400 rest_missing_callback_param', async () => {
     const server = makeServer();
     for (const body of [{}, { value: null }, undefined]) {

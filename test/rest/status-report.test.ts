@@ -37,6 +37,8 @@ describe('system status', () => {
         api_key: '********',
         secret: '********',
       },
+      secrets_encrypted: false,
+      unreadable_secrets: [],
     });
     expect(report.commerce_plain).toEqual({ is_payment_gateway: false, settings: {} });
     expect(JSON.stringify(report)).not.toContain('sk_live_123');
@@ -56,6 +58,41 @@ describe('system status', () => {
     const entry = report.shop_plain as Record<string, unknown>;
     expect(Object.keys(entry)).toEqual(['is_payment_gateway', 'settings', 'webhook_ok', 'settings_extra']);
     expect(entry.is_payment_gateway).toBe('overridden by the plugin');
+  });
+
+  it("masks the plugin's own members under secret keys, over REST as on the admin screen", async () => {
+    class LeakyApi extends Framework_REST_API {
+      override getSystemStatusData() {
+        return {
+          webhook_secret: 'whsec_live_1',
+          gateway: { apiKey: 'ak_live_2', accessToken: 'at_3', pin_code: 1234, ok: true, key: 'public' },
+          tokens: ['tk_4', 'tk_5'],
+          client_secret: '',
+          password: null,
+          webhook_url: 'https://hooks.example/x',
+        };
+      }
+    }
+    class LeakyPlugin extends PlainPlugin {
+      protected override initRestApiHandler(): void {
+        this.restApiHandler = new LeakyApi(this);
+      }
+    }
+    const server = createRestServer({ plugins: [new LeakyPlugin()], authenticate });
+    const expected = {
+      is_payment_gateway: false,
+      settings: {},
+      webhook_secret: '********',
+      gateway: { apiKey: '********', accessToken: '********', pin_code: 1234, ok: true, key: 'public' },
+      tokens: ['********', '********'],
+      client_secret: '',
+      password: null,
+      webhook_url: 'https://hooks.example/x',
+    };
+    expect((await server.getSystemStatus()).commerce_plain).toEqual(expected);
+    const res = await call(server, 'GET', '/api/commerce/v3/system_status', { token: ADMIN_TOKEN });
+    expect(res.json.commerce_plain).toEqual(expected);
+    expect(res.text).not.toMatch(/whsec_live_1|ak_live_2|at_3|tk_4|tk_5/);
   });
 
   it('is served at GET {restRoot}/{hostNamespace}/system_status for managers only', async () => {

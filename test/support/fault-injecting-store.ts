@@ -8,12 +8,17 @@
  * injected fault did not reach the store, so its write is known not to have happened. That is
  * what lets a test say "a rejected write is never visible". (A real store can also fail after
  * applying a write — a lost acknowledgement — and a timed-out write may still land; such
- * outcomes are unknown, not rejected, and are tested separately.)
+ * outcomes are unknown, not rejected, and are tested separately; the `fail-after` fault models
+ * the lost acknowledgement.)
+ *
+ * The optional store capabilities (`commit`, `readLog`, `listKeys`) are hidden by default, so the
+ * settings layer sees a store without them; `{ capabilities: true }` forwards them (with faults)
+ * when the wrapped store has them.
  */
-import type { OptionStore } from 'commerce-plugin-framework';
+import type { OptionStore, StoreCommit, StoreCommitResult } from 'commerce-plugin-framework';
 
 /** The store operations a schedule sees. */
-export type FaultOperation = 'get' | 'getMany' | 'set' | 'delete';
+export type FaultOperation = 'get' | 'getMany' | 'set' | 'delete' | 'commit' | 'readLog' | 'listKeys';
 
 /** One call as the schedule sees it. */
 export interface FaultCall {
@@ -32,6 +37,8 @@ export type Fault =
   | { readonly kind: 'pass' }
   /** Rejected with `error` (default: an `Error` saying it was injected) without reaching the store. */
   | { readonly kind: 'fail'; readonly error?: unknown }
+  /** Forwarded, then rejected with an injected error whatever the store answered: a lost acknowledgement. */
+  | { readonly kind: 'fail-after' }
   /** Waits `beforeMs`, forwards, then waits `afterMs` before answering with the store's answer. */
   | { readonly kind: 'delay'; readonly beforeMs: number; readonly afterMs: number }
   /** Never answers and never reaches the store (until {@link FaultInjectingStore.releaseHung}). */
@@ -111,21 +118,45 @@ export class FaultInjectingStore implements OptionStore {
   /** Every call, in the order made, with its fault and outcome. */
   readonly records: FaultRecord[] = [];
   readonly watch?: OptionStore['watch'];
+  readonly commit?: (commit: StoreCommit) => Promise<StoreCommitResult>;
+  readonly readLog?: (log: string, limit: number) => Promise<string[]>;
+  readonly listKeys?: (prefix: string) => Promise<string[]>;
   #schedule: FaultSchedule;
   readonly #hung: Array<() => void> = [];
 
   /**
    * @param inner - the real store
    * @param schedule - decides each call's fault; default none
+   * @param options - `capabilities`: forward the wrapped store's `commit`, `readLog` and `listKeys`
    */
   constructor(
     readonly inner: OptionStore,
     schedule: FaultSchedule = noFaults,
+    options: { readonly capabilities?: boolean } = {},
   ) {
     this.#schedule = schedule;
     const innerWatch = inner.watch;
     if (typeof innerWatch === 'function') {
       this.watch = (onChange, onResync) => innerWatch.call(inner, onChange, onResync);
+    }
+    if (!options.capabilities) return;
+    const { commit, readLog, listKeys } = inner;
+    if (typeof commit === 'function') {
+      this.commit = (request) =>
+        this.#call(
+          'commit',
+          request.writes.map((write) => write.key),
+          undefined,
+          () => commit.call(inner, request),
+        );
+    }
+    if (typeof readLog === 'function') {
+      this.readLog = (log, limit) =>
+        this.#call('readLog', [log], undefined, () => readLog.call(inner, log, limit));
+    }
+    if (typeof listKeys === 'function') {
+      this.listKeys = (prefix) =>
+        this.#call('listKeys', [prefix], undefined, () => listKeys.call(inner, prefix));
     }
   }
 
@@ -185,6 +216,9 @@ export class FaultInjectingStore implements OptionStore {
           return forward();
         case 'fail':
           throw fault.error ?? new Error(`injected ${operation} failure (call ${call.index})`);
+        case 'fail-after':
+          await forward();
+          throw new Error(`injected ${operation} failure after the store answered (call ${call.index})`);
         case 'delay': {
           await sleep(fault.beforeMs);
           const result = await forward();

@@ -37,7 +37,7 @@ function bodySource(req: IncomingMessage) {
  */
 export function toExpressRouter(server: RestServer): Router {
   const router = Router();
-  const scope = new MountScope(server.info.restRoot);
+  const scope = new MountScope(server.info.restRoot, server.adminPathPrefix);
   router.use((req: Request, res: Response, next: NextFunction) => {
     const claim = scope.claim(readRequestTarget(req.url, () => 'http://localhost').pathname);
     if (claim === 'pass') {

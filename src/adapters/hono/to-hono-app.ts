@@ -44,7 +44,7 @@ async function unreadRequest(c: Context): Promise<Request> {
  */
 export function toHonoApp(server: RestServer): Hono {
   const app = new Hono();
-  const scope = new MountScope(server.info.restRoot);
+  const scope = new MountScope(server.info.restRoot, server.adminPathPrefix);
   const serve = async (c: Context, next: Next): Promise<Response | undefined> => {
     const claim = scope.claim(new URL(c.req.url).pathname);
     if (claim === 'pass') {
@@ -66,6 +66,6 @@ export function toHonoApp(server: RestServer): Hono {
     app.all(restRoot, serve);
     app.all(`${restRoot}/*`, serve);
   }
-  app.all('/admin/*', serve);
+  if (server.adminPathPrefix !== null) app.all(`${server.adminPathPrefix}*`, serve);
   return app;
 }

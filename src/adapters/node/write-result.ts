@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { JSON_CONTENT_TYPE, type RestResult } from '../../rest/http/rest-result';
+import { JSON_CONTENT_TYPE, REST_RESPONSE_HEADERS, type RestResult } from '../../rest/http/rest-result';
 
 /** The body of a failure outside the pipeline (the pipeline itself never rejects). */
 const INTERNAL_ERROR_BODY = JSON.stringify({
@@ -69,6 +69,7 @@ export function writeInternalError(res: ServerResponse): void {
     return;
   }
   res.writeHead(500, {
+    ...REST_RESPONSE_HEADERS,
     'content-type': JSON_CONTENT_TYPE,
     'content-length': Buffer.byteLength(INTERNAL_ERROR_BODY),
   });

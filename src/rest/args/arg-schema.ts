@@ -42,9 +42,10 @@ export interface ArgSchema {
   maxLength?: number;
   /**
    * A regular expression a string must match (compiled once, with the `u` flag, not anchored
-   * unless you anchor it). Strings longer than 10 000 UTF-16 units are rejected without running
-   * it, and patterns that can backtrack exponentially (a repeated group that can match one text
-   * in several ways, like `(a+)+` or `(\w+\s?)*`) are refused at registration.
+   * unless you anchor it). Strings longer than 1 000 UTF-16 units are rejected without running
+   * it, and patterns that can backtrack in more than linear time per start position (a repeated
+   * part that can match one text in several ways, like `(a+)+` or `(\w+\s?)*`; two runs that
+   * can share a text, like `.*.*` or `.+@.+`) are refused at registration.
    */
   pattern?: string;
   /** A format a string must have. */

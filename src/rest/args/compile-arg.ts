@@ -4,6 +4,7 @@ import type { ArgSchema, ArgType } from './arg-schema';
 import { jsonEqual } from './deep-equal';
 import { FORMAT_CHECKS } from './formats';
 import { compilePattern, MAX_PATTERN_INPUT } from './pattern-guard';
+import { hasDuplicateItems } from './unique-items';
 
 /** Returned by a compiled check for a rejected value; the reason is in the {@link CheckFailure}. */
 export const INVALID: unique symbol = Symbol('invalid argument');
@@ -329,14 +330,8 @@ function compileArrayChecks(schema: ArgSchema, where: string): ArrayCheck | null
       }
       if (copy !== null) result = copy;
     }
-    if (uniqueItems) {
-      for (let i = 1; i < result.length; i++) {
-        for (let j = 0; j < i; j++) {
-          if (jsonEqual(result[i], result[j])) {
-            return fail(failure, 'rest_duplicate_items', `${name} has duplicate items.`);
-          }
-        }
-      }
+    if (uniqueItems && hasDuplicateItems(result)) {
+      return fail(failure, 'rest_duplicate_items', `${name} has duplicate items.`);
     }
     return result;
   };

@@ -49,7 +49,18 @@ export function recordInvalid(
   return record;
 }
 
-/** The failure of a scalar argument given more than once in the query string. */
+/**
+ * The one value of a scalar argument given more than once in the query string, when every
+ * repetition is the same (some clients, e.g. the WooCommerce client signing with OAuth 1.0a,
+ * send each query parameter twice); `undefined` when they differ.
+ */
+export function sameRepeatedValue(values: readonly unknown[]): unknown {
+  const first = values[0];
+  for (let index = 1; index < values.length; index++) if (values[index] !== first) return undefined;
+  return first;
+}
+
+/** The failure of a scalar argument given more than once in the query string with different values. */
 export function repeatedFailure(name: string): CheckFailure {
-  return { code: 'rest_invalid_param', message: `${name} was given more than once.` };
+  return { code: 'rest_invalid_param', message: `${name} was given more than once, with different values.` };
 }

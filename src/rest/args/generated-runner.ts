@@ -6,6 +6,7 @@ import {
   missingParamsError,
   recordInvalid,
   repeatedFailure,
+  sameRepeatedValue,
 } from './compiled-arg';
 import { parseQueryString } from './query-string';
 import type { ArgsRunner } from './run-args';
@@ -27,7 +28,8 @@ import type { ArgsRunner } from './run-args';
 export function generatedRunner(compiled: readonly CompiledArg[]): ArgsRunner | null {
   const lines: string[] = [
     'const { hasOwn, isArray, parse, INVALID, failure, checks, defaults, sets, missingError, invalidError,',
-    '  recordInvalid, repeatedFailure, resolveInteger, resolveNumber, resolveBoolean, cpl, isSafeInteger } = kit;',
+    '  recordInvalid, repeatedFailure, sameRepeatedValue, resolveInteger, resolveNumber, resolveBoolean, cpl,',
+    '  isSafeInteger } = kit;',
     'return function run(path, body, rawQuery, request) {',
     '  const params = {};',
     '  if (path !== null) for (const key in path) params[key] = path[key];',
@@ -57,8 +59,9 @@ export function generatedRunner(compiled: readonly CompiledArg[]): ArgsRunner | 
     else if (arg.hasDefault) lines.push(`    params[${name}] = defaults[${index}];`);
     lines.push('  }');
     if (!arg.acceptsList) {
+      // A repeated query key whose values are all the same counts once.
       lines.push(
-        '  else if (fromText && isArray(value)) {',
+        '  else if (fromText && isArray(value) && (value = sameRepeatedValue(value)) === undefined) {',
         `    invalid = recordInvalid(invalid, ${name}, repeatedFailure(${name}));`,
         '  }',
       );
@@ -100,6 +103,7 @@ export function generatedRunner(compiled: readonly CompiledArg[]): ArgsRunner | 
     invalidError: invalidParamsError,
     recordInvalid,
     repeatedFailure,
+    sameRepeatedValue,
     resolveInteger: TYPE_RESOLVERS.integer,
     resolveNumber: TYPE_RESOLVERS.number,
     resolveBoolean: TYPE_RESOLVERS.boolean,

@@ -6,6 +6,7 @@ import {
   missingParamsError,
   recordInvalid,
   repeatedFailure,
+  sameRepeatedValue,
 } from './compiled-arg';
 import { parseQueryString, type QueryRecord, type QueryValues } from './query-string';
 
@@ -53,8 +54,11 @@ export function loopRunner(compiled: readonly CompiledArg[]): ArgsRunner {
         continue;
       }
       if (fromText && !arg.acceptsList && Array.isArray(value)) {
-        invalid = recordInvalid(invalid, name, repeatedFailure(name));
-        continue;
+        value = sameRepeatedValue(value);
+        if (value === undefined) {
+          invalid = recordInvalid(invalid, name, repeatedFailure(name));
+          continue;
+        }
       }
       const checked = arg.check(value, fromText, failure, request, name);
       if (checked === INVALID) {

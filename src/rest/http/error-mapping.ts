@@ -21,27 +21,42 @@ export function storeUnavailableError(): RestError {
 }
 
 /**
+ * What `onError` receives when a `Framework_Plugin_Exception` reaches the REST pipeline from
+ * outside the settings routes (which map their own): the settings layer raised it, but nothing
+ * said it was meant for the client — an item handler reading `settings.getValue('typo')`, a
+ * broken registration. It is answered 500 `rest_internal_error`; the original is the `cause`.
+ */
+export class UnmappedPluginException extends Error {
+  /**
+   * @param cause - the exception that reached the pipeline
+   */
+  constructor(cause: Framework_Plugin_Exception) {
+    super(
+      `A Framework_Plugin_Exception (code ${cause.code}) reached the REST pipeline outside the settings routes and was answered 500 rest_internal_error: ${cause.message}. ` +
+        'If it is meant for the client, catch it in the handler and throw a RestError.',
+      { cause },
+    );
+    this.name = 'UnmappedPluginException';
+  }
+}
+
+/**
  * The REST error for anything thrown while answering a request:
  * - a {@link RestError} as it is;
- * - a `Framework_Plugin_Exception` with code 404 → 404 `rest_setting_not_found`, another 4xx
- *   code → that status with `rest_setting_value_invalid` (its message is meant for the client);
  * - an `OptionStoreError` → 503 `rest_store_unavailable`, without its details;
- * - anything else → 500 `rest_internal_error` with a generic message.
+ * - anything else → 500 `rest_internal_error` with a generic message. That includes a
+ *   `Framework_Plugin_Exception`: the settings routes map the settings layer's exceptions
+ *   themselves (unknown setting, rejected value); one that gets here was not meant for the
+ *   client (a configuration error, a mistyped setting id in a handler).
  *
- * `internal` is true when the error should be reported to the host's `onError`.
+ * `internal` is true when the error should be passed to the host's `onError`, as `reported`:
+ * the error itself, or, for a `Framework_Plugin_Exception`, an {@link UnmappedPluginException}
+ * saying where it came from.
  */
-export function toRestError(error: unknown): { error: RestError; internal: boolean } {
-  if (error instanceof RestError) return { error, internal: false };
-  if (error instanceof OptionStoreError) return { error: storeUnavailableError(), internal: true };
-  if (error instanceof Framework_Plugin_Exception) {
-    if (error.code === 404)
-      return { error: new RestError('rest_setting_not_found', error.message, 404), internal: false };
-    if (error.code >= 400 && error.code < 500) {
-      return {
-        error: new RestError('rest_setting_value_invalid', error.message, error.code),
-        internal: false,
-      };
-    }
-  }
-  return { error: internalError(), internal: true };
+export function toRestError(error: unknown): { error: RestError; internal: boolean; reported: unknown } {
+  if (error instanceof RestError) return { error, internal: false, reported: error };
+  if (error instanceof OptionStoreError)
+    return { error: storeUnavailableError(), internal: true, reported: error };
+  const reported = error instanceof Framework_Plugin_Exception ? new UnmappedPluginException(error) : error;
+  return { error: internalError(), internal: true, reported };
 }

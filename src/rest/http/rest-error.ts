@@ -1,3 +1,7 @@
+import { brandClass, hasBrandedInstance } from '../../errors/brand';
+
+let brand: symbol;
+
 /** The JSON body of every REST error: `{code, message, data: {status, …}}`. */
 export interface RestErrorBody {
   /** The machine-readable error code (snake_case), e.g. `rest_invalid_param`. */
@@ -17,6 +21,8 @@ export interface RestErrorBody {
  *
  * Handlers and permission callbacks may throw one to answer with exactly that error; the
  * server answers it as `{code, message, data: {status, …data}}` with that status.
+ * `instanceof RestError` holds across the ESM and CommonJS builds of one install, so a plugin
+ * built against the other module format is answered the same.
  *
  * @example
  * ```ts
@@ -59,4 +65,10 @@ export class RestError extends Error {
   toJSON(): RestErrorBody {
     return { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
   }
+
+  /** Brand-based `instanceof`, so that errors from the other build (ESM/CJS) are recognised. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrandedInstance(this, RestError, brand, value);
+  }
 }
+brand = brandClass(RestError, 'RestError');

@@ -9,12 +9,20 @@ export interface RestServerInfo {
   readonly hostNamespace: string;
   /** The capability the settings and status routes require, e.g. `manage_commerce`. */
   readonly managementCapability: string;
+  /** The most items a settings batch may hold (`createRestServer`'s `maxBatchItems`, default 100). */
+  readonly maxBatchItems?: number;
+  /**
+   * Who reaches which scope of the settings routes (`createRestServer`'s `canAccessScope`);
+   * asked with `''` for the global level. Absent: whoever passes the route's permission.
+   */
+  readonly canAccessScope?: (user: RestUser, scope: string, pluginId: string) => boolean | Promise<boolean>;
 }
 
 /**
- * The request as handlers, permission callbacks and argument steps see it.
+ * The request as handlers, permission callbacks and argument steps see it. `P` types
+ * `params` (and `get`) when the endpoint's arguments are known precisely: see `InferParams`.
  */
-export interface RestRequest {
+export interface RestRequest<P extends Record<string, unknown> = Record<string, unknown>> {
   /** The HTTP method, upper case (`HEAD` requests run the `GET` handler with `HEAD` here). */
   readonly method: string;
   /** The full request URL. */
@@ -22,12 +30,14 @@ export interface RestRequest {
   /** The request headers. */
   readonly headers: Headers;
   /** The validated, sanitised arguments with defaults applied; precedence path > body > query. */
-  readonly params: Record<string, unknown>;
+  readonly params: P;
   /** The parsed JSON body, `undefined` when there is none. */
   readonly body: unknown;
   /** The authenticated user, or `null`. */
   readonly user: RestUser | null;
   /** `params[name]`. */
+  get<K extends keyof P & string>(name: K): P[K];
+  /** `params[name]` (`undefined` for an argument the endpoint does not declare). */
   get(name: string): unknown;
   /** Whether the authenticated user has `capability` (false without a user). */
   userCan(capability: string): boolean;

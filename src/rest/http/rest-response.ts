@@ -1,7 +1,13 @@
+import { brandClass, hasBrandedInstance } from '../../errors/brand';
+
+let brand: symbol;
+
 /**
  * A handler result with a status and headers. A handler that returns a plain value answers
  * 200 with that value as JSON; one that returns a `RestResponse` chooses status and headers.
- * A `null` or `undefined` body with status 204 sends no body.
+ * A `null` or `undefined` body with status 204 sends no body. `instanceof RestResponse` holds
+ * across the ESM and CommonJS builds of one install, so a plugin built against the other
+ * module format is answered the same.
  *
  * @example
  * ```ts
@@ -34,4 +40,10 @@ export class RestResponse {
   setHeader(name: string, value: string): void {
     this.headers[name] = value;
   }
+
+  /** Brand-based `instanceof`, so that responses from the other build (ESM/CJS) are recognised. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrandedInstance(this, RestResponse, brand, value);
+  }
 }
+brand = brandClass(RestResponse, 'RestResponse');

@@ -1,6 +1,8 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 import type { ArgSchema } from '../args/arg-schema';
 import { type ArgsValidator, compileArgs } from '../args/compile-args';
+import { isPublicPermission } from '../permissions';
+import type { EndpointDocsDeclaration } from './endpoint-docs';
 import { assertNamespace } from './namespace';
 import { parsePathTemplate, type TemplateSegment } from './path-template';
 import {
@@ -27,6 +29,8 @@ export interface CompiledEndpoint {
   readonly permission: PermissionCallback;
   readonly args: ArgsValidator;
   readonly argSchemas: Readonly<Record<string, ArgSchema>>;
+  readonly isPublic: boolean;
+  readonly docs: EndpointDocsDeclaration | undefined;
 }
 
 /** @internal A registered route with its compiled endpoints. */
@@ -61,6 +65,13 @@ export function normaliseRestRoot(restRoot: string): string {
     );
   }
   return root;
+}
+
+function checkDocs(docs: unknown, where: string): EndpointDocsDeclaration | undefined {
+  if (docs === undefined || typeof docs === 'function' || (typeof docs === 'object' && docs !== null)) {
+    return docs as EndpointDocsDeclaration | undefined;
+  }
+  throw new Framework_Plugin_Exception(`${where}: "docs" must be an object or a function`, 400);
 }
 
 function describeEndpointWhere(namespace: string, path: string, methods: readonly string[]): string {
@@ -119,6 +130,16 @@ export class RouteRegistry {
    *   unknown or repeated method, a missing handler or permission callback, or a malformed
    *   argument schema or default; nothing is registered then
    */
+  register<const A extends Readonly<Record<string, ArgSchema>>, const P extends string>(
+    namespace: string,
+    path: P,
+    endpoint: EndpointDefinition<A, P>,
+  ): void;
+  register(
+    namespace: string,
+    path: string,
+    endpoints: EndpointDefinition | readonly EndpointDefinition[],
+  ): void;
   register(
     namespace: string,
     path: string,
@@ -160,6 +181,8 @@ export class RouteRegistry {
         permission: endpoint.permission.bind(endpoint),
         args,
         argSchemas,
+        isPublic: isPublicPermission(endpoint.permission),
+        docs: checkDocs(endpoint.docs, where),
       } satisfies CompiledEndpoint;
     });
 
@@ -238,7 +261,12 @@ export function describeRoute(route: RegisteredRoute): RouteDescriptor {
   for (const endpoint of route.endpoints) {
     for (const [name, schema] of Object.entries(endpoint.argSchemas))
       if (!Object.hasOwn(args, name)) args[name] = schema;
-    endpoints.push({ methods: [...endpoint.methods], args: endpoint.argSchemas });
+    endpoints.push({
+      methods: [...endpoint.methods],
+      args: endpoint.argSchemas,
+      isPublic: endpoint.isPublic,
+      docs: endpoint.docs,
+    });
   }
   return {
     path: route.path,

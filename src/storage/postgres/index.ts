@@ -8,6 +8,6 @@
 
 export { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
 export type { OptionStore } from '../option-store';
-export type { PostgresQueryable } from './postgres-client';
+export type { PostgresQueryable, QueryRows } from './postgres-client';
 export { PostgresOptionStore, type PostgresOptionStoreOptions } from './postgres-option-store';
 export type { ReconnectOptions } from './reconnect-delay';

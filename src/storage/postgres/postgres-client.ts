@@ -11,13 +11,31 @@
  */
 export interface PostgresQueryable {
   /** Runs `text` with the bound `params`; resolves with the result rows. */
-  query(
-    text: string,
-    params?: unknown[],
-  ): Promise<{
-    /** The result rows, one object per row keyed by column name. */
-    rows: unknown[];
-  }>;
+  query(text: string, params?: unknown[]): Promise<QueryRows>;
+}
+
+/** What a query resolves with (the part the store reads). */
+export interface QueryRows {
+  /** The result rows, one object per row keyed by column name. */
+  rows: unknown[];
+}
+
+/** A query sent as a named prepared statement (pg's query config form). */
+export interface PreparedQuery {
+  /** The statement's name, unique to its text on a connection. */
+  readonly name: string;
+  /** The SQL text. */
+  readonly text: string;
+  /** The bound parameters. */
+  readonly values: unknown[];
+}
+
+/** A pg Pool, Client or PoolClient: also runs a query as a named prepared statement, parsed and planned once per connection. */
+export interface PgPreparingQueryable extends PostgresQueryable {
+  /** Runs `text` with the bound `params`; resolves with the result rows. */
+  query(text: string, params?: unknown[]): Promise<QueryRows>;
+  /** Runs `config` as a named prepared statement; resolves with the result rows. */
+  query(config: PreparedQuery): Promise<QueryRows>;
 }
 
 /** A pg `Notification` as the store reads it. */
@@ -26,8 +44,8 @@ export interface PgNotification {
   readonly payload?: string | undefined;
 }
 
-/** The part of a pg Client (or PoolClient) that the change feed uses. */
-export interface PgConnection extends PostgresQueryable {
+/** The part of a pg Client (or PoolClient) that the store and its change feed use. */
+export interface PgConnection extends PgPreparingQueryable {
   connect(): Promise<unknown>;
   end(): Promise<void>;
   on(event: 'notification', listener: (message: PgNotification) => void): unknown;
@@ -36,8 +54,8 @@ export interface PgConnection extends PostgresQueryable {
   removeListener(event: 'notification', listener: (message: PgNotification) => void): unknown;
 }
 
-/** The part of a pg Pool that the change feed uses: its options and its Client class (pg-pool's own way of opening a connection). */
-export interface PgPool extends PostgresQueryable {
+/** The part of a pg Pool that the store and its change feed use: its options and its Client class (pg-pool's own way of opening a connection). */
+export interface PgPool extends PgPreparingQueryable {
   readonly options: object;
   readonly Client: new (config: object) => PgConnection;
 }

@@ -1,8 +1,10 @@
 import type { OptionStoreError, OptionStoreOperation } from '../../errors/option-store-error';
 import type { OptionStore } from '../option-store';
 import { type ChangeFeedEvents, RemoteStoreCore } from '../remote/remote-store-core';
+import type { StoreCommit, StoreCommitResult } from '../store-commit';
+import { appendsLog, commitParameters } from './commit-parameters';
 import type { NotificationFeed, NotificationFeedEvents } from './notification-feed';
-import { type OptionTableSql, optionTableSql } from './option-table-sql';
+import { COMMIT_CONFLICT_MARKER, type OptionTableSql, optionTableSql } from './option-table-sql';
 import { PgliteFeed } from './pglite-feed';
 import { PoolListenerFeed } from './pool-listener-feed';
 import {
@@ -10,6 +12,7 @@ import {
   classifyPostgresClient,
   type PostgresQueryable,
 } from './postgres-client';
+import { prefixUpperBound } from './prefix-range';
 import type { ReconnectOptions } from './reconnect-delay';
 import { SharedConnectionFeed } from './shared-connection-feed';
 import { type OptionTableName, optionTableName } from './table-name';
@@ -23,8 +26,19 @@ export interface PostgresOptionStoreOptions {
   client: PostgresQueryable;
   /** The table, optionally schema-qualified (`shop.options`); created on first use. Default `options`. */
   table?: string;
-  /** How long one operation may take before it rejects with a timed-out `OptionStoreError`, in ms. Default 5000; 0: no limit. */
+  /**
+   * How long one operation may take before it rejects with a timed-out `OptionStoreError`, in
+   * ms. Default 0: no limit. For standalone use: the settings layer bounds its store calls
+   * itself (`storeTimeoutMs`). The change feed's connection attempts are bounded either way.
+   */
   timeoutMs?: number;
+  /**
+   * Whether a pg Pool or Client runs the commit statement as a named prepared statement, parsed
+   * and planned once per connection (about half the cost of a commit). Default true. Turn it off
+   * behind a pooler that cannot carry prepared statements across transactions (PgBouncer in
+   * transaction mode before 1.21, or without `max_prepared_statements`). PGlite ignores it.
+   */
+  preparedStatements?: boolean;
   /** Backoff bounds for reopening a lost LISTEN connection (pg Pool only). */
   reconnect?: ReconnectOptions;
   /**
@@ -35,11 +49,19 @@ export interface PostgresOptionStoreOptions {
 }
 
 const STORE_NAME = 'PostgresOptionStore';
-const DEFAULT_TIMEOUT_MS = 5_000;
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 const MAX_NOTIFY_PAYLOAD_BYTES = 7_999;
-/** SQLSTATEs of a CREATE TABLE that lost a race with another instance creating the same table. */
-const CONCURRENT_CREATE_CODES = new Set(['23505', '42P07']);
+/**
+ * SQLSTATEs of a CREATE TABLE that lost a race with another instance creating the same table:
+ * a unique violation in the catalogs, a duplicate table, or a duplicate type (the table's row type).
+ */
+const CONCURRENT_CREATE_CODES = new Set(['23505', '42P07', '42710']);
+/** SQLSTATE of a deadlock: PostgreSQL rolled the statement back, so it is safe to send again. */
+const DEADLOCK_DETECTED = '40P01';
+/** SQLSTATE of the commit's conflict guard (a failed cast of its marker text). */
+const INVALID_TEXT_REPRESENTATION = '22P02';
+/** How often a commit is sent again after a deadlock, or after a conflict that was gone on reading. */
+const MAX_COMMIT_ATTEMPTS = 5;
 
 /**
  * An {@link OptionStore} in a PostgreSQL table, through a `pg` Pool/Client or an embedded
@@ -49,11 +71,16 @@ const CONCURRENT_CREATE_CODES = new Set(['23505', '42P07']);
  *   timestamptz`) is created on first use; two instances starting at once are safe.
  * - `getMany` is one query (`key = ANY($1)`); writes are upserts; keys and values are only
  *   ever bound parameters.
+ * - `commit` (atomic conditional writes with a change log) is ONE statement of data-modifying
+ *   CTEs, whatever the client: every write, the log append and trim, and the notification
+ *   commit together or not at all. The log lives in the table `<table>_log`, created on first use.
+ * - `listKeys` is an index range scan on the primary key (no LIKE patterns); `readLog` reads
+ *   the log table newest first.
  * - `watch` uses LISTEN/NOTIFY on the table's channel ({@link PostgresOptionStore.channel}).
  *   Each write notifies in the same statement, so it is announced exactly when it commits.
  *   With a Pool the store opens one connection of its own for LISTEN, reopens it with
  *   backoff when it is lost and then asks its subscribers to re-read (`onResync`).
- * - Every failure, and every operation that outlasts `timeoutMs`, rejects with an
+ * - Every failure, and every operation that outlasts `timeoutMs` (when set), rejects with an
  *   `OptionStoreError` naming the store and the operation, with the driver's error as `cause`.
  * - `close()` ends only the LISTEN connection the store opened; the client stays open.
  *
@@ -89,7 +116,9 @@ export class PostgresOptionStore implements OptionStore {
   readonly #sql: OptionTableSql;
   readonly #reconnect: ReconnectOptions;
   readonly #core: RemoteStoreCore;
+  readonly #prepared: boolean;
   #tableReady: Promise<void> | null = null;
+  #logTableReady: Promise<void> | null = null;
 
   /**
    * @param options - the client, and optionally the table, operation timeout, reconnect backoff and watch error handler
@@ -102,9 +131,10 @@ export class PostgresOptionStore implements OptionStore {
     this.channel = this.#tableName.channel;
     this.#sql = optionTableSql(this.#tableName);
     this.#reconnect = options.reconnect ?? {};
+    this.#prepared = options.preparedStatements ?? true;
     this.#core = new RemoteStoreCore({
       store: STORE_NAME,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs: options.timeoutMs ?? 0,
       onWatchError: options.onWatchError,
       openFeed: (events) => this.#openFeed(events),
     });
@@ -134,25 +164,89 @@ export class PostgresOptionStore implements OptionStore {
 
   /** {@inheritDoc OptionStore.set} */
   set(key: string, value: string): Promise<void> {
-    return this.#run(
-      'set',
-      async () => {
-        await this.#query(this.#sql.set, [key, value, this.channel, this.#changeMessage(key)]);
-      },
-      key,
-    );
+    return this.#run('set', async () => {
+      await this.#query(this.#sql.set, [key, value, this.channel, this.#changeMessage([key])]);
+    }, [key]);
   }
 
   /** {@inheritDoc OptionStore.delete} */
   delete(key: string): Promise<boolean> {
-    return this.#run(
-      'delete',
-      async () => {
-        const { rows } = await this.#query(this.#sql.delete, [key, this.channel, this.#changeMessage(key)]);
-        return rows.length > 0;
-      },
-      key,
-    );
+    return this.#run('delete', async () => {
+      const { rows } = await this.#query(this.#sql.delete, [key, this.channel, this.#changeMessage([key])]);
+      return rows.length > 0;
+    }, [key]);
+  }
+
+  /**
+   * Applies every write of `commit` and appends its log entries in one atomic step, only when
+   * every write's `expect` condition holds; otherwise changes nothing and reports the current
+   * text of each key whose condition failed (see `OptionStore.commit`).
+   *
+   * One statement, so one round trip, for a success and for a refusal alike: it locks the rows
+   * of the conditional keys, answers the conditions their current texts break without writing
+   * anything (no error), else writes, logs and notifies, all in one transaction. Only a key that
+   * another commit inserted while this one ran makes the statement roll itself back (an error),
+   * after which the current texts are read in a second query.
+   */
+  commit(commit: StoreCommit): Promise<StoreCommitResult> {
+    return this.#core.runCommit(commit, async () => {
+      await this.#ensureTable();
+      if (appendsLog(commit)) await this.#ensureLogTable();
+      const keys = commit.writes.map((write) => write.key);
+      const withLog = appendsLog(commit);
+      const text = withLog ? this.#sql.commitWithLog : this.#sql.commit;
+      const name = withLog ? this.#sql.commitNames.commitWithLog : this.#sql.commitNames.commit;
+      const parameters = commitParameters(commit, this.channel, this.#changeMessage(keys));
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await this.#queryPrepared(name, text, parameters).then(
+          ({ rows }) => refusedKeys(rows),
+          (error: unknown) => {
+            if (isConflict(error)) return 'conflict' as const;
+            if (errorCode(error) === DEADLOCK_DETECTED && attempt < MAX_COMMIT_ATTEMPTS)
+              return 'retry' as const;
+            throw error;
+          },
+        );
+        if (outcome === 'retry') continue;
+        if (outcome !== 'conflict')
+          return outcome.size === 0 ? { ok: true } : { ok: false, current: outcome };
+        const current = await this.#failedConditions(commit);
+        // Another writer changed a key and changed it back before the read: send it again.
+        if (current.size > 0 || attempt >= MAX_COMMIT_ATTEMPTS) return { ok: false, current } as const;
+      }
+    });
+  }
+
+  /** {@inheritDoc OptionStore.readLog} */
+  readLog(log: string, limit: number): Promise<string[]> {
+    return this.#run('readLog', async () => {
+      if (!(limit >= 1)) return [];
+      await this.#ensureLogTable();
+      const { rows } = await this.#query(this.#sql.readLog, [log, Math.floor(limit)]);
+      return (rows as Array<{ entry?: unknown }>).map((row) => String(row.entry));
+    });
+  }
+
+  /** {@inheritDoc OptionStore.listKeys} */
+  listKeys(prefix: string): Promise<string[]> {
+    return this.#run('listKeys', async () => {
+      const { rows } = await this.#query(this.#sql.listKeys, [prefix, prefixUpperBound(prefix)]);
+      return (rows as Array<{ key?: unknown }>).map((row) => String(row.key));
+    });
+  }
+
+  /** The current text of every conditional key of `commit` whose condition does not hold now. */
+  async #failedConditions(commit: StoreCommit): Promise<Map<string, string | null>> {
+    const conditional = commit.writes.filter((write) => write.expect !== undefined);
+    const { rows } = await this.#query(this.#sql.getMany, [conditional.map((write) => write.key)]);
+    const stored = new Map<string, string>();
+    for (const row of rows as Array<{ key: string; value: string }>) stored.set(row.key, row.value);
+    const current = new Map<string, string | null>();
+    for (const { key, expect } of conditional) {
+      const text = stored.get(key) ?? null;
+      if (text !== expect) current.set(key, text);
+    }
+    return current;
   }
 
   /**
@@ -173,19 +267,31 @@ export class PostgresOptionStore implements OptionStore {
     return this.#core.close();
   }
 
-  #run<T>(operation: OptionStoreOperation, work: () => Promise<T>, writtenKey?: string): Promise<T> {
+  #run<T>(
+    operation: OptionStoreOperation,
+    work: () => Promise<T>,
+    writtenKeys?: readonly string[],
+  ): Promise<T> {
     return this.#core.run(
       operation,
       async () => {
         await this.#ensureTable();
         return work();
       },
-      writtenKey,
+      writtenKeys,
     );
   }
 
   #query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> {
     return this.#client.client.query(text, params);
+  }
+
+  /** Runs `text` as the prepared statement `name` on a pg Pool or Client (when enabled), else as `#query` does. */
+  #queryPrepared(name: string, text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    const { kind, client } = this.#client;
+    if (this.#prepared && (kind === 'pool' || kind === 'connection'))
+      return client.query({ name, text, values });
+    return client.query(text, values);
   }
 
   #ensureTable(): Promise<void> {
@@ -196,26 +302,36 @@ export class PostgresOptionStore implements OptionStore {
     return this.#tableReady;
   }
 
-  async #createTable(): Promise<void> {
-    const { rows } = await this.#query(this.#sql.exists, [this.#tableName.sql]);
+  #ensureLogTable(): Promise<void> {
+    this.#logTableReady ??= this.#createTable(this.#tableName.logSql, this.#sql.createLog).catch(
+      (error: unknown) => {
+        this.#logTableReady = null;
+        throw error;
+      },
+    );
+    return this.#logTableReady;
+  }
+
+  async #createTable(quotedName = this.#tableName.sql, create = this.#sql.create): Promise<void> {
+    const { rows } = await this.#query(this.#sql.exists, [quotedName]);
     if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
     try {
-      await this.#query(this.#sql.create);
+      await this.#query(create);
     } catch (error) {
       // CREATE TABLE IF NOT EXISTS still fails when another session creates the same table at
       // the same moment; that session committed it, so the table is there.
-      const code = (error as { code?: unknown } | null)?.code;
-      if (typeof code !== 'string' || !CONCURRENT_CREATE_CODES.has(code)) throw error;
+      const code = errorCode(error);
+      if (code === undefined || !CONCURRENT_CREATE_CODES.has(code)) throw error;
     }
   }
 
-  #changeMessage(key: string): string {
-    return this.#core.changeMessage(key, MAX_NOTIFY_PAYLOAD_BYTES);
+  #changeMessage(keys: readonly string[]): string {
+    return this.#core.changeMessage(keys, MAX_NOTIFY_PAYLOAD_BYTES);
   }
 
   #openFeed({ onMessage, onActive, onError }: ChangeFeedEvents): NotificationFeed | null {
     const events: NotificationFeedEvents = { onPayload: onMessage, onActive, onError };
-    const timing = this.#core.context;
+    const timing = this.#core.feedContext;
     const { kind, client } = this.#client;
     switch (kind) {
       case 'pglite':
@@ -228,4 +344,29 @@ export class PostgresOptionStore implements OptionStore {
         return null;
     }
   }
+}
+
+/** The refused keys and their current texts from the rows a commit answered (none: it was applied). */
+function refusedKeys(rows: readonly unknown[]): Map<string, string | null> {
+  const current = new Map<string, string | null>();
+  for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
+    if (typeof row.key === 'string') current.set(row.key, typeof row.value === 'string' ? row.value : null);
+  }
+  return current;
+}
+
+/** The SQLSTATE of a driver error, when it has one. */
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Whether `error` is the commit's own conflict guard (a condition failed), not a real failure. */
+function isConflict(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return (
+    errorCode(error) === INVALID_TEXT_REPRESENTATION &&
+    typeof message === 'string' &&
+    message.includes(COMMIT_CONFLICT_MARKER)
+  );
 }

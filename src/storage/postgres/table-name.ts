@@ -13,6 +13,12 @@ export interface OptionTableName {
   readonly sql: string;
   /** The LISTEN/NOTIFY channel of the table, e.g. `cpf_options_ef286ca5`. */
   readonly channel: string;
+  /**
+   * The quoted SQL form of the change-log table beside it, in the same schema: the table's
+   * name with `_log` appended, e.g. `"shop"."options_log"` (a name too long for that is cut
+   * and made distinct with a hash of the full name).
+   */
+  readonly logSql: string;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/;
@@ -37,7 +43,25 @@ export function optionTableName(name: string): OptionTableName {
         `at most ${MAX_IDENTIFIER_BYTES} characters per part)`,
     );
   }
-  return { name, sql: parts.map((part) => `"${part}"`).join('.'), channel: channelFor(name) };
+  const quoted = parts.map((part) => `"${part}"`);
+  const table = parts[parts.length - 1]!;
+  quoted[quoted.length - 1] = `"${logTableFor(table)}"`;
+  return {
+    name,
+    sql: parts.map((part) => `"${part}"`).join('.'),
+    channel: channelFor(name),
+    logSql: quoted.join('.'),
+  };
+}
+
+const LOG_SUFFIX = '_log';
+
+/** `<table>_log`, or, when that exceeds the identifier limit, a cut stem, a hash of the table name and `_log`. */
+function logTableFor(table: string): string {
+  if (table.length + LOG_SUFFIX.length <= MAX_IDENTIFIER_BYTES) return table + LOG_SUFFIX;
+  const hash = fnv1a32(table).toString(16).padStart(8, '0');
+  const stem = table.slice(0, MAX_IDENTIFIER_BYTES - LOG_SUFFIX.length - hash.length - 1);
+  return `${stem}_${hash}${LOG_SUFFIX}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * `commerce-plugin-framework/stores/redis`: the Redis option store, for an ioredis client.
+ * `commerce-plugin-framework/stores/redis`: the Redis option store, for an ioredis client
+ * (`Redis`, or `Cluster` for Redis Cluster).
  * `ioredis` is an optional peer dependency; this entry does not import it.
  *
  * @module commerce-plugin-framework/stores/redis
@@ -7,7 +8,13 @@
 
 export { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
 export type { OptionStore } from '../option-store';
-export type { RedisCommandClient, RedisSubscriber } from './redis-client';
+export type {
+  RedisClusterClient,
+  RedisCommandClient,
+  RedisCommands,
+  RedisScanner,
+  RedisSubscriber,
+} from './redis-client';
 export {
   DEFAULT_REDIS_KEY_PREFIX,
   RedisOptionStore,

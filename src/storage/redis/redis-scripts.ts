@@ -18,3 +18,53 @@ return 1`;
 export const DELETE_AND_PUBLISH = `local removed = redis.call('DEL', KEYS[1])
 if removed > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
 return removed`;
+
+/**
+ * The atomic commit (`OptionStore.commit`). KEYS: the n option keys, then the log key when there
+ * is a log. ARGV: `n`, `1`/`0` whether there is a log, `keep`, the channel, the change message,
+ * then per write four fields — `1`/`0` set or delete, the value, the condition mode (`0` none,
+ * `1` absent, `2` equal), the expected text — then the log entries, oldest first.
+ *
+ * Every condition is checked (and the log key's type) before anything is written, so a refused
+ * commit changes nothing; it answers the failing writes as flat triples: the write's 1-based
+ * index, `1`/`0` whether the key holds text, and that text. A commit that went through answers
+ * an empty array: it set and deleted the keys, pushed the entries (newest at the head), trimmed
+ * the list to `keep` and published the one change message.
+ */
+export const COMMIT = `local n = tonumber(ARGV[1])
+local hasLog = ARGV[2] == '1'
+local failed = {}
+for i = 1, n do
+  local at = 5 + (i - 1) * 4
+  local mode = ARGV[at + 3]
+  if mode ~= '0' then
+    local current = redis.call('GET', KEYS[i])
+    local holds
+    if mode == '1' then holds = current == false else holds = current == ARGV[at + 4] end
+    if not holds then
+      failed[#failed + 1] = i
+      if current then
+        failed[#failed + 1] = '1'
+        failed[#failed + 1] = current
+      else
+        failed[#failed + 1] = '0'
+        failed[#failed + 1] = ''
+      end
+    end
+  end
+end
+if #failed > 0 then return failed end
+if hasLog then
+  local kind = redis.call('TYPE', KEYS[n + 1]).ok
+  if kind ~= 'list' and kind ~= 'none' then return redis.error_reply('WRONGTYPE the change log key holds a ' .. kind) end
+end
+for i = 1, n do
+  local at = 5 + (i - 1) * 4
+  if ARGV[at + 1] == '1' then redis.call('SET', KEYS[i], ARGV[at + 2]) else redis.call('DEL', KEYS[i]) end
+end
+if hasLog then
+  for j = 6 + n * 4, #ARGV do redis.call('LPUSH', KEYS[n + 1], ARGV[j]) end
+  redis.call('LTRIM', KEYS[n + 1], 0, tonumber(ARGV[3]) - 1)
+end
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return failed`;

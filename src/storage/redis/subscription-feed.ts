@@ -1,6 +1,6 @@
 import { OptionStoreError } from '../../errors/option-store-error';
 import { runStoreOperation, type StoreOperationContext } from '../remote/store-operation';
-import type { RedisCommandClient, RedisSubscriber } from './redis-client';
+import type { RedisSubscriber } from './redis-client';
 
 /** What a {@link RedisSubscriptionFeed} reports to its store. */
 export interface SubscriptionFeedEvents {
@@ -13,11 +13,17 @@ export interface SubscriptionFeedEvents {
 }
 
 /**
- * The change feed of a Redis store: a subscriber connection of its own, made with the
- * caller's `client.duplicate()` and owned (and ended) by the feed. ioredis reconnects it
+ * The change feed of a Redis store: a subscriber connection of its own, made by the store with
+ * the caller's `client.duplicate()` and owned (and ended) by the feed. ioredis reconnects it
  * with its own `retryStrategy`; on every `ready` the feed subscribes again itself (automatic
  * resubscription is off, so the moment the subscription is back is known) and then reports
  * `onActive`, since messages published while it was away are lost.
+ *
+ * For a Redis Cluster the subscriber is a duplicated `Cluster`: a classic `PUBLISH` reaches
+ * every node, and ioredis keeps one subscriber connection to some node. When that node fails,
+ * ioredis moves the subscription to another node by itself, without a `ready` of the cluster
+ * client: messages published during that move can be missed without a resync (the whole
+ * cluster client reconnecting does report one).
  */
 export class RedisSubscriptionFeed {
   readonly #subscriber: RedisSubscriber;
@@ -27,13 +33,13 @@ export class RedisSubscriptionFeed {
   #stopped = false;
 
   /**
-   * @param client - the caller's client, duplicated for the subscriber
+   * @param subscriber - the feed's own connection (duplicated from the caller's client)
    * @param channel - the pub/sub channel
    * @param events - where messages, (re)subscriptions and errors go
    * @param timing - the store's name and the subscribe timeout
    */
   constructor(
-    client: RedisCommandClient,
+    subscriber: RedisSubscriber,
     channel: string,
     events: SubscriptionFeedEvents,
     timing: StoreOperationContext,
@@ -41,7 +47,6 @@ export class RedisSubscriptionFeed {
     this.#channel = channel;
     this.#events = events;
     this.#timing = timing;
-    const subscriber = client.duplicate({ autoResubscribe: false, lazyConnect: false });
     this.#subscriber = subscriber;
     subscriber.on('message', (from, message) => {
       if (!this.#stopped && from === channel) events.onMessage(message);

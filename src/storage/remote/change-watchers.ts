@@ -37,9 +37,14 @@ export class ChangeWatchers {
     this.#watchers.clear();
   }
 
-  /** Tells every subscriber that `key` changed. */
-  reportChange(key: string): void {
-    for (const watcher of [...this.#watchers]) this.#call(() => watcher.onChange(key));
+  /**
+   * Tells every subscriber that `keys` changed, all of them synchronously in one go (the keys
+   * of one commit), so that a subscriber marks them all stale before it re-reads any.
+   */
+  reportChanges(keys: readonly string[]): void {
+    for (const watcher of [...this.#watchers]) {
+      for (const key of keys) this.#call(() => watcher.onChange(key));
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
+import { assertValidCommit, type StoreCommit, type StoreCommitResult } from '../store-commit';
 import { decodeChangeMessage, encodeChangeMessage, newInstanceId } from './change-message';
 import { ChangeWatchers } from './change-watchers';
 import { closedStoreError, runStoreOperation, type StoreOperationContext } from './store-operation';
@@ -23,7 +24,10 @@ export interface ChangeFeed {
 export interface RemoteStoreCoreOptions {
   /** The store's name for errors, e.g. `RedisOptionStore`. */
   readonly store: string;
-  /** How long one operation may take, in ms; 0: no limit. */
+  /**
+   * How long one operation may take, in ms; 0: no limit. The settings layer bounds its store
+   * calls itself (`storeTimeoutMs`), so its stores need none; this is for standalone use.
+   */
   readonly timeoutMs: number;
   /** Receives change-feed problems and errors thrown by `watch` subscribers. */
   readonly onWatchError: ((error: OptionStoreError) => void) | undefined;
@@ -35,15 +39,23 @@ export interface RemoteStoreCoreOptions {
 }
 
 /**
+ * How long a change feed's connection attempt (connect, LISTEN, SUBSCRIBE) may take, in ms:
+ * a feed retries on its own, so its waits are always bounded, whatever the operations' limit.
+ */
+export const FEED_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
  * What the networked option stores (PostgreSQL, Redis) share: the closed state, running an
- * operation with its timeout (a timed-out write of this instance that completes after all is
- * reported to its own subscribers), the `watch` subscribers, and the change feed's lifecycle:
- * opened on the first subscriber, stopped when the last one leaves or the store closes.
- * Messages the instance sent itself are ignored, as the `watch` contract requires.
+ * operation with its optional time limit (a timed-out write of this instance that completes
+ * after all is reported to its own subscribers), the `watch` subscribers, and the change feed's
+ * lifecycle: opened on the first subscriber, stopped when the last one leaves or the store
+ * closes. Messages the instance sent itself are ignored, as the `watch` contract requires.
  */
 export class RemoteStoreCore {
-  /** The store's name and operation timeout, as the operations and feeds use them. */
+  /** The store's name and operation time limit, as the operations use them. */
   readonly context: StoreOperationContext;
+  /** The store's name and the change feed's connection time limit ({@link FEED_CONNECT_TIMEOUT_MS}). */
+  readonly feedContext: StoreOperationContext;
 
   readonly #onWatchError: ((error: OptionStoreError) => void) | undefined;
   readonly #openFeed: (events: ChangeFeedEvents) => ChangeFeed | null;
@@ -57,6 +69,7 @@ export class RemoteStoreCore {
   constructor(options: RemoteStoreCoreOptions) {
     const { store } = options;
     this.context = { store, timeoutMs: options.timeoutMs };
+    this.feedContext = { store, timeoutMs: FEED_CONNECT_TIMEOUT_MS };
     this.#onWatchError = options.onWatchError;
     this.#openFeed = options.openFeed;
     this.#watchers = new ChangeWatchers((error) =>
@@ -81,25 +94,47 @@ export class RemoteStoreCore {
   }
 
   /**
-   * The change message announcing that this instance changed `key` (the resync form when it
+   * The change message announcing that this instance changed `keys` (the resync form when it
    * would exceed `maxBytes`).
    */
-  changeMessage(key: string, maxBytes?: number): string {
-    return encodeChangeMessage(this.#instanceId, key, maxBytes);
+  changeMessage(keys: readonly string[], maxBytes?: number): string {
+    return encodeChangeMessage(this.#instanceId, keys, maxBytes);
   }
 
   /**
    * Runs one operation: rejects at once when the store is closed, else with the store's
-   * timeout and errors. `writtenKey`: the key a write changes, reported to this instance's own
-   * subscribers if the write completes after it timed out.
+   * time limit and errors. `writtenKeys`: the keys a write changes, reported to this instance's
+   * own subscribers if the write completes after it timed out.
    */
-  run<T>(operation: OptionStoreOperation, work: () => Promise<T>, writtenKey?: string): Promise<T> {
+  run<T>(
+    operation: OptionStoreOperation,
+    work: () => Promise<T>,
+    writtenKeys?: readonly string[],
+  ): Promise<T> {
     if (this.#closed) return Promise.reject(closedStoreError(this.context.store, operation));
     return runStoreOperation(
       this.context,
       operation,
       work,
-      writtenKey === undefined ? undefined : () => this.#watchers.reportChange(writtenKey),
+      writtenKeys === undefined ? undefined : () => this.#watchers.reportChanges(writtenKeys),
+    );
+  }
+
+  /**
+   * Runs a store's `commit`: rejects a malformed commit (a `TypeError`, before anything is
+   * sent), else runs `work` as {@link RemoteStoreCore.run} does, with every key of the commit
+   * reported to own subscribers if it lands after it timed out.
+   */
+  runCommit(commit: StoreCommit, work: () => Promise<StoreCommitResult>): Promise<StoreCommitResult> {
+    try {
+      assertValidCommit(commit);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.run(
+      'commit',
+      work,
+      commit.writes.map((write) => write.key),
     );
   }
 
@@ -137,7 +172,7 @@ export class RemoteStoreCore {
   #onMessage(text: string): void {
     const message = decodeChangeMessage(text);
     if (message.sender === this.#instanceId) return;
-    if (message.kind === 'change') this.#watchers.reportChange(message.key);
+    if (message.kind === 'change') this.#watchers.reportChanges(message.keys);
     else this.#watchers.reportResync();
   }
 

@@ -4,6 +4,7 @@
  * limit. Written only against the public API.
  */
 import {
+  type AdminPage,
   bearerTokenAuth,
   createRestServer,
   defineSettings,
@@ -16,7 +17,7 @@ import {
   Framework_Register_Settings,
   Framework_Register_Settings_Fields,
 } from 'commerce-plugin-framework/admin';
-import { InMemoryItemRepository, ItemsPlugin } from '../../../examples/items-plugin/index';
+import { InMemoryItemRepository, itemsPlugin } from '../../../examples/items-plugin/index';
 
 export const ADMIN_TOKEN = 'adapter-admin-token-0123';
 export const CLERK_TOKEN = 'adapter-clerk-token-4567';
@@ -42,7 +43,11 @@ const ShopSettings = defineSettings({
 });
 
 class ShopGateway extends Framework_Plugin {
-  readonly #settings = new ShopSettings('shop', new MemoryOptionStore());
+  // A fixed entity-tag salt, so that two fixture servers give the same tags for the same state.
+  readonly #settings = new ShopSettings(
+    'shop',
+    new MemoryOptionStore({ 'framework_shop:tag-salt': 'parity' }),
+  );
   constructor() {
     super({ id: 'shop', name: 'Shop Gateway', version: '1.0.0', isPaymentGateway: true });
   }
@@ -64,16 +69,16 @@ function authenticate(request: Request): RestUser | null {
 }
 
 /** A fresh server (its own stores and items): build one per side of a parity comparison. */
-export function fixtureServer(): RestServer {
+export function fixtureServer(extraAdminPages: readonly AdminPage[] = []): RestServer {
   const gateway = new ShopGateway();
   const page = new Framework_Register_Settings(gateway, {
     fields: new Framework_Register_Settings_Fields(gateway.getSettingsHandler()),
   });
   const items = new InMemoryItemRepository(() => new Date('2026-01-02T03:04:05.000Z'));
   return createRestServer({
-    plugins: [gateway, new ItemsPlugin({ items })],
+    plugins: [gateway, itemsPlugin({ items })],
     authenticate,
     maxBodyBytes: MAX_BODY_BYTES,
-    admin: { pages: [page], csrfSecret: CSRF_SECRET },
+    admin: { pages: [page, ...extraAdminPages], csrfSecret: CSRF_SECRET },
   });
 }

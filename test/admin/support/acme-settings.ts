@@ -1,6 +1,7 @@
 import { Framework_Abstract_Settings, type OptionStore } from 'commerce-plugin-framework';
 import type { AdminRequestContext, AdminSettingsPlugin } from 'commerce-plugin-framework/admin';
 import {
+  DEFAULT_CSRF_MAX_AGE_MS,
   Framework_Register_Settings,
   Framework_Register_Settings_Fields,
 } from 'commerce-plugin-framework/admin';
@@ -135,6 +136,8 @@ export function adminContext(overrides: Partial<AdminRequestContext> = {}): Admi
   return {
     user: ADMIN,
     csrfSecret: CSRF_SECRET,
+    csrfMaxAgeMs: DEFAULT_CSRF_MAX_AGE_MS,
+    sessionId: null,
     managementCapability: 'manage_commerce',
     plugins: [
       { id: 'acme', name: 'Acme Payments' },

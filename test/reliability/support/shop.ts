@@ -99,6 +99,8 @@ const SUSPICIOUS_KEYS = ['__proto__', 'constructor', 'prototype', '..', '../retr
 /** The initial data of a shop server's memory store. */
 function initialData(): MemoryOptionStore {
   return new MemoryOptionStore({
+    // The entity tags' salt, as the first tagged answer of a fresh store would create it.
+    'framework_shop:tag-salt': 'reliability',
     framework_shop_title: 'Original title',
     framework_shop_webhook: 'https://example.com/hook',
     framework_shop_contact: 'ops@example.com',

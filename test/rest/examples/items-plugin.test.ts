@@ -1,6 +1,6 @@
 import { createRestServer } from 'commerce-plugin-framework';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryItemRepository, ItemsPlugin } from '../../../examples/items-plugin';
+import { InMemoryItemRepository, itemsPlugin } from '../../../examples/items-plugin';
 import { ADMIN_TOKEN, authenticate, call, NOBODY_TOKEN } from '../support/fixtures';
 
 const ITEMS = '/api/acme/v1/items';
@@ -11,7 +11,7 @@ function setup() {
     tick += 60_000;
     return new Date(tick);
   });
-  const server = createRestServer({ plugins: [new ItemsPlugin({ items })], authenticate });
+  const server = createRestServer({ plugins: [itemsPlugin({ items })], authenticate });
   return { server, items };
 }
 
@@ -128,8 +128,11 @@ describe('items example plugin over HTTP', () => {
     await createItem(ctx.server, { name: 'Mug', price: 1, internal_note: 'fragile' });
     const view = await call(ctx.server, 'GET', `${ITEMS}/1`);
     expect(view.json.data).not.toHaveProperty('internal_note');
-    const edit = await call(ctx.server, 'GET', `${ITEMS}/1?context=edit`);
+    const edit = await call(ctx.server, 'GET', `${ITEMS}/1?context=edit`, { token: ADMIN_TOKEN });
     expect(edit.json.data.internal_note).toBe('fragile');
+    const anonymousEdit = await call(ctx.server, 'GET', `${ITEMS}/1?context=edit`);
+    expect([anonymousEdit.status, anonymousEdit.json.code]).toEqual([401, 'rest_forbidden_context']);
+    expect(anonymousEdit.text).not.toContain('fragile');
     const embed = await call(ctx.server, 'GET', `${ITEMS}/1?context=embed`);
     expect(Object.keys(embed.json.data).sort()).toEqual(['_links', 'id', 'name']);
     const missing = await call(ctx.server, 'GET', `${ITEMS}/99`);
@@ -139,6 +142,25 @@ describe('items example plugin over HTTP', () => {
     ]);
     expect((await call(ctx.server, 'GET', `${ITEMS}/abc`)).json.code).toBe('rest_no_route');
     expect((await call(ctx.server, 'GET', `${ITEMS}/1?context=admin`)).json.code).toBe('rest_invalid_param');
+  });
+
+  it('lists and shows drafts to managers only', async () => {
+    await createItem(ctx.server, { name: 'Mug', price: 1 });
+    await createItem(ctx.server, { name: 'Secret mug', price: 2, status: 'draft' });
+    const anonymous = await call(ctx.server, 'GET', ITEMS);
+    expect(anonymous.json.data.map((item: { name: string }) => item.name)).toEqual(['Mug']);
+    expect(anonymous.headers.get('x-total')).toBe('1');
+    const clerk = await call(ctx.server, 'GET', `${ITEMS}?search=mug`, { token: NOBODY_TOKEN });
+    expect(clerk.json.data.map((item: { name: string }) => item.name)).toEqual(['Mug']);
+    expect((await call(ctx.server, 'GET', `${ITEMS}/2`)).status).toBe(404);
+    const manager = await call(ctx.server, 'GET', ITEMS, { token: ADMIN_TOKEN });
+    expect(manager.json.data.map((item: { name: string }) => item.name).sort()).toEqual([
+      'Mug',
+      'Secret mug',
+    ]);
+    expect((await call(ctx.server, 'GET', `${ITEMS}/2`, { token: ADMIN_TOKEN })).json.data.status).toBe(
+      'draft',
+    );
   });
 
   it('updates with PUT and PATCH', async () => {

@@ -1,7 +1,7 @@
 import { createRestServer } from 'commerce-plugin-framework';
 import { describe, expect, it } from 'vitest';
-import { ItemsPlugin } from '../../../examples/items-plugin';
-import { InMemoryOrderRepository, OrdersPlugin, toIsoWithOffset } from '../../../examples/orders-plugin';
+import { itemsPlugin } from '../../../examples/items-plugin';
+import { InMemoryOrderRepository, ordersPlugin, toIsoWithOffset } from '../../../examples/orders-plugin';
 import { ADMIN_TOKEN, authenticate, CLERK_TOKEN, call, NOBODY_TOKEN } from '../support/fixtures';
 
 const ORDERS = '/api/acme/v1/orders';
@@ -20,7 +20,7 @@ function setup(offsetMinutes = 120) {
     offsetMinutes,
   });
   const server = createRestServer({
-    plugins: [new ItemsPlugin(), new OrdersPlugin({ orders })],
+    plugins: [itemsPlugin(), ordersPlugin({ orders })],
     authenticate,
   });
   return server;
@@ -141,6 +141,41 @@ describe('orders example plugin over HTTP', () => {
       body: { status: 'shipped' },
     });
     expect(badStatus.json.data.details.status.code).toBe('rest_not_in_enum');
+  });
+
+  it('creates with a Location header', async () => {
+    const server = setup();
+    const res = await call(server, 'POST', ORDERS, { token: CLERK_TOKEN, body: { line_items: LINES } });
+    expect(res.headers.get('location')).toBe('/api/acme/v1/orders/1');
+  });
+
+  it('deletes: cancels by default, removes for good with force, 404 envelope for an unknown order', async () => {
+    const server = setup();
+    await call(server, 'POST', ORDERS, { token: CLERK_TOKEN, body: { line_items: LINES } });
+    expect((await call(server, 'DELETE', `${ORDERS}/1`)).status).toBe(401);
+    expect((await call(server, 'DELETE', `${ORDERS}/1`, { token: NOBODY_TOKEN })).status).toBe(403);
+    const cancelled = await call(server, 'DELETE', `${ORDERS}/1`, { token: CLERK_TOKEN });
+    expect([cancelled.status, cancelled.json]).toEqual([
+      200,
+      { success: true, message: 'Order 1 was cancelled; use force=true to delete it for good.' },
+    ]);
+    const order = await call(server, 'GET', `${ORDERS}/1`, { token: CLERK_TOKEN });
+    expect(order.json.data.status).toBe('cancelled');
+    const deleted = await call(server, 'DELETE', `${ORDERS}/1?force=true`, { token: CLERK_TOKEN });
+    expect([deleted.status, deleted.json]).toEqual([
+      200,
+      { success: true, message: 'Order 1 was deleted for good.' },
+    ]);
+    for (const query of ['', '?force=true']) {
+      const missing = await call(server, 'DELETE', `${ORDERS}/1${query}`, { token: CLERK_TOKEN });
+      expect([missing.status, missing.json]).toEqual([
+        404,
+        { success: false, message: 'Order 1 was not found.' },
+      ]);
+    }
+    const badForce = await call(server, 'DELETE', `${ORDERS}/1?force=maybe`, { token: CLERK_TOKEN });
+    expect([badForce.status, badForce.json.code]).toEqual([400, 'rest_invalid_param']);
+    expect((await call(server, 'GET', ORDERS, { token: CLERK_TOKEN })).json.data).toEqual([]);
   });
 
   it('contributes its status data last', async () => {

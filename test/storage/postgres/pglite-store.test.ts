@@ -261,3 +261,115 @@ describe('PostgresOptionStore: close', () => {
     expect(await new PostgresOptionStore({ client: database, table: store.table }).get('k')).toBe('v');
   });
 });
+
+describe('PostgresOptionStore: the store capability', () => {
+  it('a commit is one statement: writes, log append and trim, and notification; a refused one too', async () => {
+    const { client, statements } = countingClient();
+    const store = new PostgresOptionStore({ client, table: freshTable() });
+    await store.commit({
+      writes: [{ key: 'a', value: '1' }],
+      log: { name: 'log', entries: ['e0'], keep: 2 },
+    });
+    statements.length = 0;
+    const applied = await store.commit({
+      writes: [
+        { key: 'a', value: '2', expect: '1' },
+        { key: "b'; DROP TABLE x; --", value: 'secret value', expect: null },
+        { key: 'c', value: null },
+      ],
+      log: { name: 'log', entries: ['e1', 'e2'], keep: 2 },
+    });
+    expect(applied).toEqual({ ok: true });
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^WITH input AS \(SELECT \* FROM unnest\(/);
+    expect(statements[0]).toContain('pg_notify');
+    for (const text of ['DROP TABLE x', 'secret value', 'e1']) expect(statements[0]).not.toContain(text);
+    expect(await store.readLog('log', 10)).toEqual(['e2', 'e1']);
+    statements.length = 0;
+    const refused = await store.commit({ writes: [{ key: 'a', value: '3', expect: '1' }] });
+    expect(refused).toEqual({ ok: false, current: new Map([['a', '2']]) });
+    expect(statements).toHaveLength(1);
+    expect(await store.get('a')).toBe('2');
+  });
+
+  it('keeps the change log in the table <table>_log beside the options table, created on first use', async () => {
+    const table = freshTable();
+    const store = new PostgresOptionStore({ client: database, table });
+    await store.set('k', 'v');
+    expect(await tableExists(`${table}_log`)).toBe(false);
+    await store.commit({
+      writes: [{ key: 'k', value: 'w' }],
+      log: { name: 'history', entries: ['entry'], keep: 5 },
+    });
+    const { rows } = await database.query(`SELECT log, entry FROM "${table}_log"`);
+    expect(rows).toEqual([{ log: 'history', entry: 'entry' }]);
+    const long = `t${'x'.repeat(62)}`;
+    const longStore = new PostgresOptionStore({ client: database, table: long });
+    await longStore.commit({
+      writes: [{ key: 'k', value: 'v' }],
+      log: { name: 'history', entries: ['e'], keep: 5 },
+    });
+    const { rows: logTables } = await database.query<{ relname: string }>(
+      "SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'txxx%_log'",
+    );
+    expect(logTables).toHaveLength(1);
+    expect(logTables[0]!.relname).toMatch(/^tx+_[0-9a-f]{8}_log$/);
+    expect(logTables[0]!.relname.length).toBe(63);
+    expect(await longStore.readLog('history', 5)).toEqual(['e']);
+  });
+
+  it('announces a commit in ONE notification naming every key, or a resync beyond the payload limit', async () => {
+    const store = new PostgresOptionStore({ client: database, table: freshTable() });
+    const payloads: string[] = [];
+    const unlisten = await database.listen(`"${store.channel}"`, (payload) => payloads.push(payload));
+    try {
+      await store.commit({
+        writes: [
+          { key: 'a', value: '1' },
+          { key: 'b "quoted"', value: null },
+          { key: 'c@eu', value: '3' },
+        ],
+      });
+      expect(await waitUntil(() => payloads.length === 1, 5_000)).toBe(true);
+      expect(payloads[0]).toMatch(/^m:[0-9a-f]{24}:/);
+      expect(JSON.parse(payloads[0]!.slice(27))).toEqual(['a', 'b "quoted"', 'c@eu']);
+      await store.commit({ writes: [{ key: 'one', value: '1' }] });
+      expect(await waitUntil(() => payloads.length === 2, 5_000)).toBe(true);
+      expect(payloads[1]).toMatch(/^k:[0-9a-f]{24}:one$/);
+      const many = Array.from({ length: 200 }, (_, index) => ({
+        key: `long-key-${'x'.repeat(40)}-${index}`,
+        value: 'v',
+      }));
+      await store.commit({ writes: many });
+      expect(await waitUntil(() => payloads.length === 3, 5_000)).toBe(true);
+      expect(payloads[2]).toMatch(/^r:[0-9a-f]{24}$/);
+      const refused = await store.commit({ writes: [{ key: 'a', value: '2', expect: 'not 1' }] });
+      expect(refused.ok).toBe(false);
+      await store.set('after', 'x');
+      expect(await waitUntil(() => payloads.length === 4, 5_000)).toBe(true);
+      expect(payloads[3]).toMatch(/:after$/);
+    } finally {
+      await unlisten();
+    }
+  });
+});
+
+describe('PostgresOptionStore: listKeys', () => {
+  it('reads a prefix as a range of the primary key index, not a scan of the table', async () => {
+    const table = freshTable();
+    const store = new PostgresOptionStore({ client: database, table });
+    await store.set('warm-up', 'x');
+    await database.query(
+      `INSERT INTO "${table}" (key, value) SELECT 'k' || n || '@scope' || (n % 50), 'v' FROM generate_series(1, 5000) AS n`,
+    );
+    await database.query(`ANALYZE "${table}"`);
+    const { client, statements } = countingClient();
+    const listed = await new PostgresOptionStore({ client, table }).listKeys('k42@');
+    expect(listed).toEqual(['k42@scope42']);
+    const listKeys = statements.find((text) => text.includes('starts_with'))!;
+    const { rows } = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${listKeys}`, ['k42@', 'k42A']);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index (Only )?Scan/);
+    expect(plan).not.toMatch(/Seq Scan/);
+  });
+});

@@ -37,7 +37,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server'
   beforeAll(() => admin.connect());
   afterAll(async () => {
     await admin.query('ROLLBACK').catch(() => undefined);
-    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
     await admin.end();
     await pool.end();
   });
@@ -55,6 +55,81 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server'
     } finally {
       await Promise.all(pools.map((each) => each.end()));
     }
+  });
+
+  it('instances committing with a change log at the same moment on fresh tables all succeed', async () => {
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: url, max: 1 }));
+    for (const each of pools) each.on('error', () => {});
+    try {
+      for (let round = 0; round < 8; round++) {
+        const table = freshTable();
+        const stores = pools.map((client) => new PostgresOptionStore({ client, table }));
+        const results = await Promise.all(
+          stores.map((store, index) =>
+            store.commit({
+              writes: [{ key: `k${index}`, value: 'v' }],
+              log: { name: 'log', entries: [`e${index}`], keep: 10 },
+            }),
+          ),
+        );
+        expect(results.every((result) => result.ok)).toBe(true);
+        expect((await stores[0]!.readLog('log', 10)).sort()).toEqual(['e0', 'e1', 'e2', 'e3']);
+      }
+    } finally {
+      await Promise.all(pools.map((each) => each.end()));
+    }
+  });
+
+  it('a commit that waited on a row another session inserted meanwhile rolls back and reports its text', async () => {
+    const table = freshTable();
+    const store = new PostgresOptionStore({ client: pool, table });
+    await store.set('other', 'before');
+    await admin.query('BEGIN');
+    await admin.query(`INSERT INTO "${table}" (key, value) VALUES ('k', 'theirs')`);
+    const commit = store.commit({
+      writes: [
+        { key: 'other', value: 'after', expect: 'before' },
+        { key: 'k', value: 'mine', expect: null },
+      ],
+      log: { name: 'log', entries: ['entry'], keep: 5 },
+    });
+    // The store's INSERT … ON CONFLICT waits for the other session's uncommitted row…
+    expect(await eventually(async () => (await blockedPids('WITH input AS')).length === 1)).toBe(true);
+    // …which commits: the condition no longer holds, and the whole statement rolls back.
+    await admin.query('COMMIT');
+    expect(await commit).toEqual({ ok: false, current: new Map([['k', 'theirs']]) });
+    expect(await store.getMany(['other', 'k'])).toEqual(
+      new Map([
+        ['other', 'before'],
+        ['k', 'theirs'],
+      ]),
+    );
+    expect(await store.readLog('log', 5)).toEqual([]);
+  });
+
+  it('runs commits as named prepared statements on each connection, unless preparedStatements is false', async () => {
+    const prepared = async (preparedStatements: boolean): Promise<string[]> => {
+      const single = new pg.Pool({ connectionString: url, max: 1 });
+      single.on('error', () => {});
+      try {
+        const store = new PostgresOptionStore({ client: single, table: freshTable(), preparedStatements });
+        await store.commit({
+          writes: [{ key: 'k', value: 'v' }],
+          log: { name: 'log', entries: ['e'], keep: 5 },
+        });
+        expect(await store.commit({ writes: [{ key: 'k', value: 'w', expect: 'v' }] })).toEqual({ ok: true });
+        expect(await store.commit({ writes: [{ key: 'k', value: 'x', expect: 'v' }] })).toEqual({
+          ok: false,
+          current: new Map([['k', 'w']]),
+        });
+        const { rows } = await single.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
+        return rows.map((row) => row.name.replace(store.channel, '<channel>')).sort();
+      } finally {
+        await single.end();
+      }
+    };
+    expect(await prepared(true)).toEqual(['<channel>_c', '<channel>_cl']);
+    expect(await prepared(false)).toEqual([]);
   });
 
   it('a CREATE TABLE that loses the race to another session is not an error', async () => {

@@ -60,6 +60,8 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
       get: (key) => counted('get', () => client.get(key)),
       mget: (keys) => counted('mget', () => client.mget(keys)),
       eval: (script, count, ...args) => counted('eval', () => client.eval(script, count, ...args)),
+      lrange: (key, start, stop) => counted('lrange', () => client.lrange(key, start, stop)),
+      scan: (...args) => counted('scan', () => client.scan(...args)),
       duplicate: (override) => client.duplicate(override),
     };
     const store = new RedisOptionStore({ client: counting, keyPrefix: freshPrefix() });
@@ -196,5 +198,87 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
     expect(await eventually(() => seen.includes('k'))).toBe(true);
     expect(await admin.get(`${keyPrefix}k`)).toBe('late');
     await store.close();
+  });
+
+  it('keeps the 0.1 key layout on a standalone Redis: scoped keys untagged, logs under option-store-log:', async () => {
+    const keyPrefix = freshPrefix();
+    const store = new RedisOptionStore({ client, keyPrefix });
+    expect(store.cluster).toBe(false);
+    await store.commit({
+      writes: [{ key: 'k@eu/de', value: 'scoped' }],
+      log: { name: 'log@eu/de', entries: ['entry'], keep: 3 },
+    });
+    expect(await admin.get(`${keyPrefix}k@eu/de`)).toBe('scoped');
+    expect(await admin.lrange(`option-store-log:${keyPrefix}log@eu/de`, 0, -1)).toEqual(['entry']);
+    await admin.del(`option-store-log:${keyPrefix}log@eu/de`);
+  });
+
+  it('a commit is one script and one change message naming every key; listKeys lists string keys only', async () => {
+    const keyPrefix = freshPrefix();
+    const commands: string[] = [];
+    const counting: RedisCommandClient = {
+      get: (key) => client.get(key),
+      mget: (keys) => client.mget(keys),
+      eval: (script, count, ...args) => {
+        commands.push('eval');
+        return client.eval(script, count, ...args);
+      },
+      lrange: (key, start, stop) => client.lrange(key, start, stop),
+      scan: (...args) => client.scan(...args),
+      duplicate: (override) => client.duplicate(override),
+    };
+    const store = new RedisOptionStore({ client: counting, keyPrefix });
+    const listener = new Redis(url);
+    try {
+      const messages: string[] = [];
+      listener.on('message', (_channel: string, message: string) => messages.push(message));
+      await listener.subscribe(store.channel);
+      const result = await store.commit({
+        writes: [
+          { key: 'a', value: '1', expect: null },
+          { key: 'b', value: '2' },
+          { key: 'c', value: null },
+        ],
+        log: { name: 'log', entries: ['e1', 'e2', 'e3'], keep: 2 },
+      });
+      expect(result).toEqual({ ok: true });
+      expect(commands).toEqual(['eval']);
+      expect(await eventually(() => messages.length === 1)).toBe(true);
+      expect(messages[0]).toMatch(/^m:[0-9a-f]{24}:\["a","b","c"\]$/);
+      expect(await store.readLog('log', 10)).toEqual(['e3', 'e2']);
+      const refused = await store.commit({ writes: [{ key: 'a', value: 'x', expect: 'not 1' }] });
+      expect(refused).toEqual({ ok: false, current: new Map([['a', '1']]) });
+      await admin.rpush(`${keyPrefix}a-list`, 'not an option');
+      expect(new Set(await store.listKeys(''))).toEqual(new Set(['a', 'b']));
+      await store.set('after', 'x');
+      expect(await eventually(() => messages.length === 2)).toBe(true);
+      expect(messages[1]).toMatch(/^k:[0-9a-f]{24}:after$/);
+    } finally {
+      listener.disconnect();
+      await admin.del(`option-store-log:${keyPrefix}log`);
+    }
+  });
+
+  it('a commit whose log key holds another type fails before writing anything', async () => {
+    const keyPrefix = freshPrefix();
+    const store = new RedisOptionStore({ client, keyPrefix });
+    await store.set('k', 'before');
+    await admin.set(`option-store-log:${keyPrefix}log`, 'not a list');
+    try {
+      const error = await store
+        .commit({
+          writes: [
+            { key: 'k', value: 'after' },
+            { key: 'new', value: 'x' },
+          ],
+          log: { name: 'log', entries: ['e'], keep: 5 },
+        })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OptionStoreError);
+      expect(error).toMatchObject({ operation: 'commit', store: 'RedisOptionStore' });
+      expect(await store.getMany(['k', 'new'])).toEqual(new Map([['k', 'before']]));
+    } finally {
+      await admin.del(`option-store-log:${keyPrefix}log`);
+    }
   });
 });

@@ -1,0 +1,130 @@
+/**
+ * Where the library's time goes in the issue 15 scenarios, and the fixes proposed in the library,
+ * keyed by section id: written after profiling (`--cpu-prof` on the scenario process and, through
+ * `BENCH_CHILD_CPU_PROF`, on its helper processes; summarised with `bench/profile-summary.ts`).
+ * `bench/RESULTS.md` prints them at the end of each section, whatever the verdicts of the run.
+ * Figures quoted here come from the profiling runs of 2026-11-23 on the shared 2-core VM (load 4–6):
+ * read them as proportions.
+ */
+
+const PROPAGATION: readonly string[] = [
+  '**Reader (B), notification → read sent: 70–190 µs of the library against 8–12 µs for the bare listener** ' +
+    '(the “B: notification → read sent” phase; the in-process diagnostic below gives 69 µs against 8 µs at one ' +
+    'change every 2 ms, 7 µs against 0.4 µs back to back: the path is long rather than heavy, and each of its steps ' +
+    'is paid again when the code has gone cold between changes). The chain, in order: `PoolListenerFeed` handler → ' +
+    '`RemoteStoreCore.#onMessage` (`decodeChangeMessage`) → `ChangeWatchers.reportChange` (copies the subscriber set ' +
+    'per message) → `SettingsCore.#onRemoteChange` (`parseKey`, `ValueLevels.markStale` through the `seeing` generator ' +
+    'over every cached level, a `queueMicrotask` refresh) → `LevelView.#read` → `SettingsCore.entry` (async) → ' +
+    '`ValueLevel.ensureFresh` → `ValueLevel.read` (key and entry arrays, `#pendingReads` bookkeeping, two closures ' +
+    'per read) → `SettingsCore.#queued` → `withStoreTimeout` (**timer 1**) + `KeyedQueue.run` (a tail promise and a ' +
+    'clean-up `then` per key) → `callStore` (async try/await) → `PostgresOptionStore.getMany` (`new Set(keys)`) → ' +
+    '`RemoteStoreCore.run` → `runStoreOperation` (**timer 2**, a `.catch` wrapper, a new Promise) → ' +
+    '`await #ensureTable()` (a microtask turn even when the table is known) → `pool.query`; then `readStoredText` → ' +
+    '`codec.decode` (zod `safeParse`) → `deepFreeze`. Under tsx, the `__name` calls on the closures `ValueLevel.read` ' +
+    'creates per read are another ~10% (the built package has none).',
+  '**Writer (A), `updateValue` → request sent: 150–300 µs against 3–8 µs** (phase “A: start → request sent”; in ' +
+    'process 150–160 µs against 4–7 µs paced). In the paced profile `newEntryId` (`src/settings/history/history-entry.ts`) ' +
+    'is about half of the writer’s own CPU: one `crypto.getRandomValues` per call plus `Array.from(…).map(padStart).join`; ' +
+    'and `WriteCoordinator.#plan` builds the history entry (`new Date().toISOString()`, both values decoded and masked) ' +
+    'even when the store has no `commit` and the entry is thrown away. `#plan` also re-validates the value it just ' +
+    'validated (`codec.decode(stored.plain)` runs zod again; with the old value, three zod parses per write). The same ' +
+    'two timers wrap the store call, and `encodeChangeMessage` runs `TextEncoder.encode` on every message to check ' +
+    'the 8000-byte NOTIFY limit.',
+  '**Proposed fixes, by expected gain.** (1) `WriteCoordinator.#plan`: build history entries only when they will be ' +
+    'stored (`store.commit` and `historyLimit > 0`), and make `newEntryId` cheap (a random per-process prefix drawn ' +
+    'once plus the time and a counter, or random bytes drawn 4 KiB at a time; no per-byte `padStart`): about half of ' +
+    'the writer’s CPU. (2) One time limit per store call: under a settings container, the package’s stores should not ' +
+    'arm their own timer (`runStoreOperation`) on top of `withStoreTimeout` — let the container pass its limit down, ' +
+    'or replace per-call timers by one coarse deadline sweep: two timers and two promise wrappers less on both paths. ' +
+    '(3) A read fast path: `KeyedQueue.run` — a read must wait for pending writes of its keys, but need not become ' +
+    'their tail; when no key is busy, run it directly (no tail promise, no clean-up per key); ' +
+    '`PostgresOptionStore.#run`: a flag instead of `await #ensureTable()` once the table is known; no `new Set` for ' +
+    'one key. (4) Keep the validated, frozen value for the cache instead of decoding the encoded text again (one zod ' +
+    'parse per write instead of three). (5) `encodeChangeMessage`: skip the `TextEncoder` when `message.length × 3 ≤ ' +
+    'maxBytes`. (6) Redis: the store sends its Lua script with every `EVAL`; `EVALSHA` (ioredis `defineCommand`) sends ' +
+    'the hash.',
+  '**The idle-pool trap.** The re-read after a notification goes through the caller’s pool; once the pool has closed ' +
+    'its idle connections (pg’s default `idleTimeoutMillis` is 10 s), the first change after a quiet spell opens a ' +
+    'connection first: p50 28.7 ms against 11.7 ms warm on this VM (the issue’s outside run: 5.5 ms against 0.9 ms). A ' +
+    'bare listener reading on its own LISTEN connection: 2.9 ms. Fix: `PoolListenerFeed` owns a connection that is ' +
+    'always open; read the changed keys on it (a `getMany` on the feed’s connection, falling back to the pool while ' +
+    'it reconnects), or keep one pool connection warm. Today’s workaround for hosts: `new pg.Pool({ min: 1 })` ' +
+    '(pg-pool ≥ 3.7), measured here at 7.2 ms p50.',
+];
+
+const SCOPES: readonly string[] = [
+  '**Warm read (misses ≤ 3×: 3.5–4.6× on this VM).** Profile of random reads over 1,000 cached scopes: ' +
+    '`isScopePath` 13% (`settings.scope(path)` splits the path and runs the segment regex on every call), ' +
+    '`ValueLevels.level` 10% (the LRU moves the scope to the end of its `Map` — a `delete` and a `set` — on every read ' +
+    'of a scope that was not the last one read), `LevelView` creation and `getValue` 10% (a new view per call), ' +
+    '`ValueLevel.entry` 8% (a `Map` keyed by the `Framework_Setting`), `SettingsSchema.get` 3%. Holding the view ' +
+    'instead reads at about 2.3× the awaited `Map.get`. Fixes: (1) `scope(path)` returns the cached level’s view when ' +
+    'the level is cached, checking the path only when a level is created (no split, no regex, no allocation: about a ' +
+    'third of the read); (2) a cheaper recency rule (a use mark or clock hand, moving a scope only when it is not among ' +
+    'the most recent half) instead of a `Map` re-insertion per read; (3) a level’s entries in an array indexed by the ' +
+    'setting’s registration ordinal.',
+  '**Cold read (one round trip, as designed).** 20 settings × (scope + global) = 40 keys in one `getMany`. The ' +
+    'library then decodes all 40 texts through zod, the 20 global ones included, although the global level has the ' +
+    'same texts decoded already; and each cached scope keeps its own copies of the global texts and values (heap ' +
+    '≈ 7.8 kB per cached scope, objects parsed and frozen once per scope). Fix: reuse a parent level’s decoded value ' +
+    'when the text read is the one it holds (or a one-entry decode memo per setting: same text, same frozen value) — ' +
+    'half the zod work of a cold read and about half the heap per scope.',
+];
+
+const COLD_START: readonly string[] = [
+  '`createRestServer` takes 12–30 ms against 1.5–2 ms for Hono’s routes (registration excluded on both sides). Profile: ' +
+    '`RouteRegistry.register` → `compileArgs` → `generatedRunner` builds one `new Function` per endpoint — 40 for ' +
+    '20 plugins whose settings routes have identical arguments — and `RestPipeline` builds the matcher. Fix: memoise ' +
+    'compiled argument validators by a canonical key of their schemas (identical routes share one runner), or compile ' +
+    'a route’s validator at its first request. Codec compilation is 7–15 ms of the 23–36 ms of registration (zod ' +
+    'building its internals at first use; `import * as z` or `zod/mini`, see the bundle, would also shrink it).',
+  'New scopes: 110–130 µs per new scope once warm on this VM (a memory store), flat from the first thousand to the ' +
+    'last, and every setting keeps its codec: nothing is compiled per scope. The time is spent decoding the 20 global ' +
+    'texts again through zod for every new scope (see Scopes, cold read) and in the read path’s `KeyedQueue` over 40 keys.',
+];
+
+const OWN_WORK: readonly string[] = [
+  '**Where `server.fetch` spends its own ≈ 10.5 µs per GET** (self time of `src/` in a profile of 150,000 requests of ' +
+    'the library alone; the rest is undici building the `Request`, the `Response` and reading the body, as for the ' +
+    'floor): `JSON.stringify` of the Setting object 3.9 µs (`stringify` in `src/rest/pipeline.ts`; Hono’s handler does ' +
+    'the same in `answerSetting`), the bearer check 2.1 µs (the same function on both sides), the pipeline’s steps ' +
+    '2.5 µs (`dispatch` → `#run` → `#afterBody` → `#afterAuthentication` → `#authenticated` → `#afterPermission` → ' +
+    '`toResult`, a chain of async steps and microtask turns), the settings controller and `getValue` 0.8 µs, route ' +
+    'matching 0.4 µs, `FetchExchange`/`splitRequestUrl` 0.3 µs.',
+  '**Proposed fixes, by expected gain.** (1) Serialise a Setting object once per value: keep its JSON text on the ' +
+    'level entry (dropped when the entry’s texts change) and let the settings controller answer pre-serialised JSON — ' +
+    'about −3.5 µs per GET, the one part of this work Hono’s app cannot skip. (2) A synchronous fast path through ' +
+    '`RestPipeline` when the permission callback and the handler return plain values: one function instead of the ' +
+    'async chain, one await for the handler — about −1 to −2 µs. (3) The bearer check: test the `Bearer ` prefix and ' +
+    'the token charset without the regex; tokens pre-encoded once — about −0.5 µs. (1) and (2) bring the ratio from ' +
+    '0.76–0.90 to about 0.6.',
+];
+
+const CHANGE_PATH: readonly string[] = [
+  'The fixes are those of the propagation section: (1) no history entry (and no `newEntryId`) when the store keeps ' +
+    'none, and a cheap `newEntryId`; (2) one timer per store call; (3) the read fast path through `KeyedQueue`, ' +
+    '`callStore` and `#ensureTable`; (4) one zod parse per write. This diagnostic is the one to watch while making ' +
+    'them: it does not depend on the network or the machine’s load as much as the propagation rows do.',
+];
+
+const BUNDLE: readonly string[] = [
+  '**zod dominates, and mostly because of how it is imported.** `src/settings/setting-types.ts` and `value-codec.ts` ' +
+    "write `import { z } from 'zod'`: `z` is an object re-exported by zod’s entry, so esbuild keeps every member — " +
+    'every schema kind, the JSON-Schema converters, the locales — 454 kB of zod in a 540 kB app (84%). The same code ' +
+    "with `import * as z from 'zod'` keeps 81 kB of zod: the small app goes from 122 kB to 53 kB gzipped. Fixes, by " +
+    'gain: (1) the namespace import, two lines (−70 kB gzipped, nothing else changes); (2) the codecs on `zod/mini` ' +
+    '(−19 kB more: about 34 kB gzipped; `check`/`refine` functions instead of methods, and no locale loaded, which ' +
+    'changes no message since the codecs set every message themselves); (3) or no zod at all — the codecs only use ' +
+    'zod to run predicates with custom messages (29 kB gzipped, about 3.5× Hono’s small app; the rest is mostly the ' +
+    'argument compiler, 23 kB minified, and the pipeline).',
+];
+
+/** Findings by section id. */
+export const FINDINGS: Readonly<Record<string, readonly string[]>> = {
+  propagation: PROPAGATION,
+  'change-path': CHANGE_PATH,
+  scopes: SCOPES,
+  'cold-start': COLD_START,
+  'own-work': OWN_WORK,
+  bundle: BUNDLE,
+};

@@ -1,0 +1,171 @@
+import { MemoryOptionStore } from 'commerce-plugin-framework';
+import type { Hono } from 'hono';
+import { AUTHORIZATION } from '../fixtures/bench-auth';
+import { BenchSettings, seedTexts, settingId } from '../fixtures/bench-settings';
+import { routeTable } from '../fixtures/route-table';
+import { createBenchServer, createHonoApp, JSON_TYPE, SETTINGS_PATH } from '../fixtures/settings-routes';
+import { formatTime } from '../harness/format';
+import { measureRounds, median, type Side } from '../harness/interleaved';
+import {
+  meets,
+  type ReportSection,
+  type RunSettings,
+  type Scenario,
+  type ScenarioOutput,
+  type ScenarioResult,
+  type Target,
+} from '../harness/scenario';
+
+const SETTINGS = 100;
+const OPS = 20;
+const URL_TEXT = `http://localhost${SETTINGS_PATH}/${settingId(4)}`;
+const TARGET: Target = { kind: 'time', ratio: 0.6, text: '≤ 0.6× Hono’s work above the floor' };
+
+/** A GET of one setting as a Fetch request, built anew for every call. */
+function newRequest(): Request {
+  return new Request(URL_TEXT, { headers: { authorization: AUTHORIZATION } });
+}
+
+/** A side that answers `OPS` requests per call and reads every body as text. */
+function side(
+  label: string,
+  handle: (request: Request) => Promise<Response> | Response,
+  sink: { bytes: number },
+): Side {
+  return {
+    label,
+    run: async () => {
+      for (let n = 0; n < OPS; n++) sink.bytes += (await (await handle(newRequest())).text()).length;
+    },
+  };
+}
+
+interface Case {
+  readonly id: string;
+  readonly title: string;
+  readonly routes: number;
+}
+
+const CASES: readonly Case[] = [
+  { id: 'own-work-get', title: 'own work above the floor, `server.fetch` GET one setting', routes: 0 },
+  {
+    id: 'own-work-200-routes',
+    title: 'own work above the floor, `server.fetch` GET one setting, 200 more routes',
+    routes: 200,
+  },
+];
+
+async function measureCase(
+  entry: Case,
+  settings: RunSettings,
+): Promise<{ row: ScenarioResult; line: string[] }> {
+  const ours = new BenchSettings(SETTINGS, new MemoryOptionStore(seedTexts(SETTINGS)));
+  await ours.load();
+  const table = routeTable(entry.routes);
+  const server = createBenchServer(ours, table);
+  const app: Hono = createHonoApp(ours, table);
+
+  const response = await server.fetch(newRequest());
+  const body = await response.text();
+  const honoBody = await (await app.request(newRequest())).text();
+  if (response.status !== 200 || body !== honoBody) {
+    throw new Error(
+      `${entry.id}: the library and Hono answer differently (${response.status} ${body} / ${honoBody})`,
+    );
+  }
+  const headers = { 'content-type': JSON_TYPE };
+  const floor = (_request: Request) => new Response(body, { status: 200, headers });
+
+  const sink = { bytes: 0 };
+  const { roundsNs } = await measureRounds(
+    [
+      side('prebuilt Response', floor, sink),
+      side('server.fetch', server.fetch, sink),
+      side('Hono app.request', (request) => app.request(request), sink),
+    ],
+    { opsPerCall: OPS, rounds: settings.rounds, timeMs: settings.timeMs, warmupMs: settings.warmupMs },
+  );
+  if (sink.bytes === 0) throw new Error(`${entry.id}: no body was read`);
+  const [floorNs, oursNs, honoNs] = roundsNs as [number[], number[], number[]];
+  const oursAbove = oursNs.map((ns, round) => ns - floorNs[round]!);
+  const honoAbove = honoNs.map((ns, round) => ns - floorNs[round]!);
+  const ratios = oursAbove.map((ns, round) => ns / honoAbove[round]!);
+  const ratio = median(ratios);
+  const row: ScenarioResult = {
+    id: entry.id,
+    table: 'targets',
+    title: `${entry.title}: (ours − floor) / (Hono − floor)`,
+    metric: 'time',
+    subject: { label: 'server.fetch − floor', value: median(oursAbove), rounds: oursAbove },
+    baseline: { label: 'Hono app.request − floor', value: median(honoAbove), rounds: honoAbove },
+    ratio,
+    roundRatios: ratios,
+    target: TARGET,
+    met: meets(TARGET, ratio),
+    checks: {
+      sameBody: true,
+      floorNs: Math.round(median(floorNs)),
+      oursNs: Math.round(median(oursNs)),
+      honoNs: Math.round(median(honoNs)),
+      routes: entry.routes + 3,
+    },
+  };
+  const line = [
+    entry.routes === 0 ? 'settings routes only' : `${entry.routes} more routes`,
+    formatTime(median(floorNs)),
+    formatTime(median(oursNs)),
+    formatTime(median(honoNs)),
+    formatTime(median(oursAbove)),
+    formatTime(median(honoAbove)),
+    `${ratio.toFixed(2)}×`,
+    `${median(oursNs.map((ns, round) => ns / honoNs[round]!)).toFixed(2)}×`,
+  ];
+  return { row, line };
+}
+
+const SECTION_INTRO: readonly string[] = [
+  'Whole-request ratios against Hono swing from run to run because most of a `server.fetch` call is not the ' +
+    'library’s: building the `Request` (URL parsing, headers), building the `Response` and reading its body. The ' +
+    'floor does exactly that and nothing else: a fetch handler answering the same `Request` with a `Response` built ' +
+    'from the prebuilt JSON text of the same answer (same status and content type). Each round measures the three ' +
+    'sides in rotating order, 20 requests per call, each side building a new `Request` and reading the body as ' +
+    'text; the ratio is the median over rounds of (library − floor) / (Hono − floor): the part each one controls.',
+  'The 200-route case adds the route table of the matching scenario (half static, half parameterised routes ' +
+    'in 10 namespaces) to both the library’s server and the Hono app; the request is the same GET of one setting.',
+];
+
+/**
+ * The work `server.fetch` adds above a floor that only builds the Request and a prebuilt
+ * Response, against the work Hono adds above the same floor, for GET of one setting, without
+ * and with 200 more routes.
+ */
+export const ownWorkScenario: Scenario = {
+  id: 'own-work',
+  title: 'server.fetch and Hono above a prebuilt-Response floor',
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
+    const measured = [];
+    for (const entry of CASES) measured.push(await measureCase(entry, settings));
+    const section: ReportSection = {
+      id: 'own-work',
+      title: 'Own work above the floor (`server.fetch` vs Hono)',
+      intro: SECTION_INTRO,
+      tables: [
+        {
+          caption: 'Per request (medians over rounds):',
+          header: [
+            'routes',
+            'floor',
+            'server.fetch',
+            'Hono',
+            'library above floor',
+            'Hono above floor',
+            'ratio above floor',
+            'whole-request time ratio',
+          ],
+          rows: measured.map((item) => item.line),
+        },
+      ],
+    };
+    return { rows: measured.map((item) => item.row), sections: [section] };
+  },
+};

@@ -1,0 +1,369 @@
+import type { OptionStore } from 'commerce-plugin-framework';
+import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
+import pg from 'pg';
+import { optionTableName } from '../../src/storage/postgres/table-name';
+import { AUTHORIZATION } from '../fixtures/bench-auth';
+import { withBenchSchema } from '../fixtures/bench-schema';
+import { BenchSettings, settingId, storageKey } from '../fixtures/bench-settings';
+import { changingValue } from '../fixtures/changing-value';
+import { loadWhenListening } from '../fixtures/feed-ready';
+import { createBenchServer, SETTINGS_PATH } from '../fixtures/settings-routes';
+import { compareClosedLoop, type LoopComparison } from '../harness/closed-loop';
+import { formatRate, formatTime } from '../harness/format';
+import { compareInterleaved } from '../harness/interleaved';
+import type {
+  ReportSection,
+  RunSettings,
+  Scenario,
+  ScenarioOutput,
+  ScenarioResult,
+  Target,
+} from '../harness/scenario';
+import { meets } from '../harness/scenario';
+import { postgresUrl } from '../harness/services';
+import { skippedRow } from '../harness/skipped-row';
+import { timeRow } from '../harness/time-row';
+
+/** Concurrent writers of the PUT throughput rows, each on a setting of its own. */
+const CONCURRENCY = 8;
+const BATCH = 50;
+const PUT_TARGET: Target = {
+  kind: 'throughput',
+  ratio: 0.5,
+  text: '≥ 0.5× the bare upsert (proposed; the issue sets none)',
+};
+const BATCH_TARGET: Target = {
+  kind: 'time',
+  ratio: 0.2,
+  text: '≤ 0.2× the time of 50 PUTs (proposed; the issue sets none)',
+};
+
+const ROWS = {
+  put: {
+    id: 'writes-put',
+    table: 'targets' as const,
+    title: `PUT one setting with If-Match, history on, PostgreSQL, ${CONCURRENCY} concurrent writers`,
+    metric: 'throughput' as const,
+    subjectLabel: 'server.fetch PUT …/settings/{id} + If-Match',
+    baselineLabel: 'bare INSERT … ON CONFLICT of the same text',
+    target: PUT_TARGET,
+  },
+  updateValue: {
+    id: 'writes-update-value',
+    table: 'diagnostics' as const,
+    title: 'settings.updateValue(id, value, { ifMatch }), PostgreSQL, one writer',
+    metric: 'throughput' as const,
+    subjectLabel: 'getETag + updateValue with ifMatch',
+    baselineLabel: 'bare INSERT … ON CONFLICT',
+  },
+  batch: {
+    id: 'writes-batch',
+    table: 'targets' as const,
+    title: `batch of ${BATCH} changes, PostgreSQL: POST …/settings/batch vs ${BATCH} single PUTs`,
+    metric: 'time' as const,
+    subjectLabel: `POST …/settings/batch, ${BATCH} updates`,
+    baselineLabel: `${BATCH} single PUTs, one after the other`,
+    target: BATCH_TARGET,
+  },
+  updateValues: {
+    id: 'writes-update-values',
+    table: 'diagnostics' as const,
+    title: `settings.updateValues of ${BATCH} changes vs ${BATCH} updateValue calls, PostgreSQL`,
+    metric: 'time' as const,
+    subjectLabel: `updateValues([${BATCH} changes])`,
+    baselineLabel: `${BATCH} × updateValue`,
+  },
+};
+
+/** The writes under test, over one settings instance and its server. */
+class WriteFixture {
+  readonly settings: BenchSettings;
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly #pool: pg.Pool;
+  readonly #upsert: string;
+  readonly #etags = new Map<string, string>();
+
+  constructor(settings: BenchSettings, pool: pg.Pool, table: string) {
+    this.settings = settings;
+    this.fetch = createBenchServer(settings).fetch;
+    this.#pool = pool;
+    this.#upsert =
+      `INSERT INTO ${optionTableName(table).sql} (key, value, updated_at) VALUES ($1, $2, now()) ` +
+      'ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at';
+  }
+
+  /** A PUT of `value` to setting `index`, with `If-Match` when given. */
+  putRequest(index: number, value: unknown, ifMatch?: string): Request {
+    return new Request(`http://localhost${SETTINGS_PATH}/${settingId(index)}`, {
+      method: 'PUT',
+      headers: {
+        authorization: AUTHORIZATION,
+        'content-type': 'application/json',
+        ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
+      },
+      body: JSON.stringify({ value }),
+    });
+  }
+
+  /** A batch of updates of settings `0 … count − 1`. */
+  batchRequest(count: number, n: number): Request {
+    const update = Array.from({ length: count }, (_unused, index) => ({
+      id: settingId(index),
+      value: changingValue(index, n),
+    }));
+    return new Request(`http://localhost${SETTINGS_PATH}/batch`, {
+      method: 'POST',
+      headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' },
+      body: JSON.stringify({ update }),
+    });
+  }
+
+  /** The entity tag to send for setting `index`: the last one a PUT answered, else the settings' own. */
+  async etag(index: number): Promise<string> {
+    return this.#etags.get(settingId(index)) ?? this.settings.getETag(settingId(index));
+  }
+
+  /** PUT with If-Match; keeps the answer's ETag for the next one. */
+  async putWithIfMatch(index: number, n: number): Promise<void> {
+    const response = await this.fetch(
+      this.putRequest(index, changingValue(index, n), await this.etag(index)),
+    );
+    const text = await response.text();
+    if (!response.ok) throw new Error(`writes: PUT answered ${response.status} ${text}`);
+    const tag = response.headers.get('etag');
+    if (tag === null) this.#etags.delete(settingId(index));
+    else this.#etags.set(settingId(index), tag);
+  }
+
+  /** A plain PUT (no If-Match). */
+  async put(index: number, n: number): Promise<void> {
+    const response = await this.fetch(this.putRequest(index, changingValue(index, n)));
+    const text = await response.text();
+    if (!response.ok) throw new Error(`writes: PUT answered ${response.status} ${text}`);
+  }
+
+  /** The bare upsert of the text the library stores for that value. */
+  async upsert(index: number, n: number): Promise<void> {
+    const text = this.settings.getSetting(settingId(index))!.codec.encode(changingValue(index, n));
+    await this.#pool.query(this.#upsert, [storageKey(index), text]);
+  }
+}
+
+/** Per kind of row, why it cannot run on this branch (the store capability or the route missing), or `null`. */
+async function missingCapability(
+  fixture: WriteFixture,
+  store: OptionStore,
+): Promise<{ commit: string | null; put: string | null; batch: string | null }> {
+  if (typeof store.commit !== 'function') {
+    const reason =
+      'PostgresOptionStore has no `commit` on this branch (If-Match, history and atomic batches need it); ' +
+      'this row lights up once the stores’ commit is merged';
+    return { commit: reason, put: reason, batch: reason };
+  }
+  const probe = await fixture.fetch(fixture.putRequest(0, changingValue(0, -1), '"not-the-current-tag"'));
+  await probe.text();
+  const put =
+    probe.status === 412
+      ? null
+      : `a PUT with a wrong If-Match answered ${probe.status}, not 412: the REST PUT does not honour If-Match on this branch`;
+  const batch = await fixture.fetch(fixture.batchRequest(1, -2));
+  const batchText = await batch.text();
+  return {
+    commit: null,
+    put,
+    batch: batch.ok
+      ? null
+      : `POST …/settings/batch answered ${batch.status} (${batchText.slice(0, 80)}): the batch route is not on this branch`,
+  };
+}
+
+function throughputRow(
+  info: (typeof ROWS)['put'] | (typeof ROWS)['updateValue'],
+  comparison: LoopComparison,
+): ScenarioResult {
+  const target = 'target' in info ? info.target : undefined;
+  return {
+    id: info.id,
+    table: info.table,
+    title: info.title,
+    metric: 'throughput',
+    subject: {
+      label: info.subjectLabel,
+      value: comparison.subject.perSecond,
+      rounds: comparison.subject.rounds,
+    },
+    baseline: {
+      label: info.baselineLabel,
+      value: comparison.baseline.perSecond,
+      rounds: comparison.baseline.rounds,
+    },
+    ratio: comparison.ratio,
+    roundRatios: comparison.ratios,
+    ...(target === undefined ? {} : { target, met: meets(target, comparison.ratio) }),
+    checks: {
+      subjectP99Ns: Math.round(comparison.subject.latency.p99),
+      baselineP99Ns: Math.round(comparison.baseline.latency.p99),
+    },
+  };
+}
+
+const latencyLine = (title: string, comparison: LoopComparison) =>
+  [comparison.subject, comparison.baseline].map((side) => [
+    title,
+    side.label,
+    formatRate(side.perSecond, 'writes/s'),
+    formatTime(side.latency.p50),
+    formatTime(side.latency.p99),
+  ]);
+
+const INTRO: readonly string[] = [
+  'PostgreSQL, a table of the bench’s own, a settings instance of 60 settings with history on (the default ' +
+    '`historyLimit`, 1000) and its REST server called through `server.fetch`. Every write changes the stored text ' +
+    '(a write that leaves it as it is stores nothing and records no history). The baseline writes the very text the ' +
+    'library stores with one bare `INSERT … ON CONFLICT (key) DO UPDATE` through the same pool.',
+  `**PUT with If-Match**: ${CONCURRENCY} writers, each on a setting of its own, one write at a time each (a closed ` +
+    'loop), sending the ETag the previous PUT answered (or `settings.getETag` when the answer has none); the bare ' +
+    'side runs the same loop with its upsert. Throughput per round and the latency of every write; rounds alternate ' +
+    'which side goes first. The in-process row is the same with one writer calling `getETag` and ' +
+    '`updateValue(id, value, { ifMatch })`: the library’s share without HTTP.',
+  `**Batch**: one \`POST …/settings/batch\` of ${BATCH} updates (\`{"update":[{id,value}…]}\`, one atomic commit) ` +
+    `against ${BATCH} plain PUTs one after the other; in process, \`updateValues\` of ${BATCH} changes against ` +
+    `${BATCH} \`updateValue\` calls.`,
+  'Until the stores’ `commit`, the If-Match handling of the REST PUT and the batch route are merged, the rows say ' +
+    'why they were skipped.',
+];
+
+/**
+ * Writes on PostgreSQL with history and If-Match: PUT throughput and latency against a bare
+ * upsert, and a batch of 50 against 50 single PUTs (REST and in process). Rows skip, with the
+ * reason, while the store has no `commit` or the routes are missing; without `DATABASE_URL`.
+ */
+export const writesScenario: Scenario = {
+  id: 'writes',
+  title: 'writes on PostgreSQL: PUT with If-Match and history, batches',
+  async run(settings: RunSettings): Promise<ScenarioOutput> {
+    const service = postgresUrl();
+    const skipAll = (reason: string): ScenarioOutput => ({
+      rows: Object.values(ROWS).map((info) => skippedRow(info, reason)),
+    });
+    if ('skip' in service) return skipAll(service.skip);
+    return withBenchSchema(service.url, async (schema) => {
+      const pool = new pg.Pool({ connectionString: service.url, max: CONCURRENCY + 2 });
+      pool.on('error', () => {});
+      const table = `${schema}.write_options`;
+      const store = new PostgresOptionStore({ client: pool, table });
+      const ours = new BenchSettings(BATCH + 10, store);
+      try {
+        await loadWhenListening(ours, store);
+        const fixture = new WriteFixture(ours, pool, table);
+        const missing = await missingCapability(fixture, store);
+        const loop = {
+          concurrency: CONCURRENCY,
+          rounds: settings.rounds,
+          timeMs: settings.timeMs * 2,
+          warmupMs: settings.warmupMs * 2,
+        };
+        const rows: ScenarioResult[] = [];
+        const lines: string[][] = [];
+        if (missing.put === null) {
+          const put = await compareClosedLoop(
+            { label: ROWS.put.subjectLabel, operation: (worker, n) => fixture.putWithIfMatch(worker, n) },
+            { label: ROWS.put.baselineLabel, operation: (worker, n) => fixture.upsert(worker, n) },
+            loop,
+          );
+          rows.push(throughputRow(ROWS.put, put));
+          lines.push(...latencyLine(`PUT, ${CONCURRENCY} writers`, put));
+        } else {
+          rows.push(skippedRow(ROWS.put, missing.put));
+        }
+        if (missing.commit === null) {
+          const single = await compareClosedLoop(
+            {
+              label: ROWS.updateValue.subjectLabel,
+              operation: async (_worker, n) => {
+                const id = settingId(0);
+                await ours.updateValue(id, changingValue(0, n), { ifMatch: await ours.getETag(id) });
+              },
+            },
+            { label: ROWS.updateValue.baselineLabel, operation: (_worker, n) => fixture.upsert(0, n) },
+            { ...loop, concurrency: 1 },
+          );
+          rows.push(throughputRow(ROWS.updateValue, single));
+          lines.push(...latencyLine('in process, 1 writer', single));
+        } else {
+          rows.push(skippedRow(ROWS.updateValue, missing.commit));
+        }
+        const counter = { n: 0 };
+        const batches = {
+          opsPerCall: 1,
+          rounds: settings.rounds,
+          timeMs: settings.timeMs * 2,
+          warmupMs: settings.warmupMs,
+        };
+        if (missing.batch === null) {
+          const batch = await compareInterleaved(
+            {
+              label: ROWS.batch.subjectLabel,
+              run: async () => {
+                const response = await fixture.fetch(fixture.batchRequest(BATCH, counter.n++));
+                const text = await response.text();
+                if (!response.ok) throw new Error(`writes: batch answered ${response.status} ${text}`);
+              },
+            },
+            {
+              label: ROWS.batch.baselineLabel,
+              run: async () => {
+                const round = counter.n++;
+                for (let index = 0; index < BATCH; index++) await fixture.put(index, round);
+              },
+            },
+            batches,
+          );
+          rows.push(timeRow(ROWS.batch, batch));
+        } else {
+          rows.push(skippedRow(ROWS.batch, missing.batch));
+        }
+        if (missing.commit === null) {
+          const changes = (round: number) =>
+            Array.from({ length: BATCH }, (_unused, index) => ({
+              id: settingId(index),
+              value: changingValue(index, round),
+            }));
+          const inProcess = await compareInterleaved(
+            { label: ROWS.updateValues.subjectLabel, run: () => ours.updateValues(changes(counter.n++)) },
+            {
+              label: ROWS.updateValues.baselineLabel,
+              run: async () => {
+                for (const change of changes(counter.n++)) await ours.updateValue(change.id, change.value);
+              },
+            },
+            batches,
+          );
+          rows.push(timeRow(ROWS.updateValues, inProcess));
+        } else {
+          rows.push(skippedRow(ROWS.updateValues, missing.commit));
+        }
+        const section: ReportSection = {
+          id: 'writes',
+          title: 'Writes (PostgreSQL, history and If-Match on)',
+          intro: INTRO,
+          tables:
+            lines.length === 0
+              ? []
+              : [
+                  {
+                    caption: 'Throughput and latency of every write (closed loop):',
+                    header: ['loop', 'side', 'throughput', 'p50', 'p99'],
+                    rows: lines,
+                  },
+                ],
+        };
+        return { rows, sections: [section] };
+      } finally {
+        ours.dispose();
+        await store.close();
+        await pool.end();
+      }
+    });
+  },
+};

@@ -1,0 +1,67 @@
+import { encodeBase64Url } from '../secrets/base64';
+
+const encoder = new TextEncoder();
+const TAG_BYTES = 16;
+
+let cachedKey: { salt: string; key: Promise<CryptoKey> } | undefined;
+
+function hmacKey(salt: string): Promise<CryptoKey> {
+  if (cachedKey?.salt !== salt) {
+    const key = crypto.subtle.importKey(
+      'raw',
+      encoder.encode(salt),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    cachedKey = { salt, key };
+  }
+  return cachedKey.key;
+}
+
+/**
+ * A strong entity tag (`"…"`, 22 base64url characters) naming stored state: an HMAC-SHA-256,
+ * keyed with the container's salt, over each storage key and its text (`undefined`: nothing
+ * stored), length-prefixed so that no two different states share an input. Every instance on
+ * the store computes the same tag for the same state; without the salt a tag says nothing
+ * about the texts (a secret's included).
+ */
+export async function entityTag(
+  salt: string,
+  parts: readonly (readonly [key: string, text: string | undefined])[],
+): Promise<string> {
+  let input = '';
+  for (const [key, text] of parts) {
+    input += `${key.length}:${key}${text === undefined ? '-' : `${text.length}:${text}`};`;
+  }
+  const signature = await crypto.subtle.sign('HMAC', await hmacKey(salt), encoder.encode(input));
+  return `"${encodeBase64Url(new Uint8Array(signature, 0, TAG_BYTES))}"`;
+}
+
+/**
+ * Whether an `If-Match` header value matches: `*` when a value is stored, else one of its
+ * comma-separated strong tags equals `current` (weak tags never match a strong comparison).
+ */
+export function ifMatchHolds(header: string, current: string, stored: boolean): boolean {
+  const text = header.trim();
+  if (text === '*') return stored;
+  for (const candidate of splitTags(text)) if (candidate === current) return true;
+  return false;
+}
+
+/** Whether an `If-None-Match` header value names `current` (weak comparison: `W/` ignored; `*` matches any). */
+export function ifNoneMatchHolds(header: string, current: string): boolean {
+  const text = header.trim();
+  if (text === '*') return true;
+  for (const candidate of splitTags(text)) {
+    if ((candidate.startsWith('W/') ? candidate.slice(2) : candidate) === current) return true;
+  }
+  return false;
+}
+
+function splitTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}

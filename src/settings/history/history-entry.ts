@@ -1,0 +1,71 @@
+/** Who made a write: the authenticated user (REST, admin) or what the plugin's code says. */
+export interface WriteActor {
+  /** The user's id. */
+  readonly id: string | number;
+}
+
+/** Through which interface a change was made. */
+export type WriteVia = 'rest' | 'admin' | 'api';
+
+/**
+ * One accepted change of a stored value (CONTRACT §9), appended in the same atomic step as the
+ * change. A secret's non-null `old` and `new` are `"********"`.
+ */
+export interface HistoryEntry {
+  /** A unique id, usable as `getHistory({ before })`. */
+  readonly id: string;
+  /** When the change was made: ISO 8601, UTC. */
+  readonly at: string;
+  /** The setting changed. */
+  readonly setting_id: string;
+  /** The scope path the change was made at; `null` for the global value. */
+  readonly scope: string | null;
+  /** `update` stored a value, `delete` removed it. */
+  readonly action: 'update' | 'delete';
+  /** The typed value before; `null` when nothing (readable) was stored. */
+  readonly old: unknown;
+  /** The typed value after; `null` for a delete. */
+  readonly new: unknown;
+  /** Who made it (`{ id }`), or `null` when not known. */
+  readonly actor: { readonly id: string | number } | null;
+  /** `rest`, `admin`, or `api` (the plugin's own code). */
+  readonly via: WriteVia;
+}
+
+let lastTime = 0;
+let sequence = 0;
+
+/**
+ * A new entry id: the time in milliseconds (base 36, fixed width), a per-process sequence and
+ * random hex, so ids sort by creation time within a process and never repeat across processes.
+ */
+export function newEntryId(now = Date.now()): string {
+  if (now === lastTime) sequence++;
+  else {
+    lastTime = now;
+    sequence = 0;
+  }
+  const random = new Uint8Array(6);
+  crypto.getRandomValues(random);
+  const hex = Array.from(random, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${hex}`;
+}
+
+/** Reads a stored entry; `null` for text that is not one (a foreign or damaged entry is skipped). */
+export function parseEntry(text: string): HistoryEntry | null {
+  try {
+    const entry = JSON.parse(text) as Partial<HistoryEntry> | null;
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      typeof entry.id !== 'string' ||
+      typeof entry.setting_id !== 'string' ||
+      (entry.action !== 'update' && entry.action !== 'delete')
+    ) {
+      return null;
+    }
+    return entry as HistoryEntry;
+  } catch {
+    return null;
+  }
+}

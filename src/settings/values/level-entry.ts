@@ -1,0 +1,56 @@
+/**
+ * What one value level knows of one setting: the stored text at each level of its scope chain
+ * (index 0 the level itself, the last the global level), each decoded (`null`: nothing
+ * readable), and the resolved value — the nearest readable one — with its origin.
+ *
+ * Freshness follows the change feed: `markStale` counts a report that some text of the chain
+ * changed elsewhere; a store access records `generation` when it starts and may mark the entry
+ * fresh only when no report came in since (so a report arriving during a read is never lost).
+ */
+export class LevelEntry {
+  /** The stored texts along the chain; `undefined`: nothing stored at that level. */
+  readonly texts: (string | undefined)[];
+  /** The decoded values along the chain; `null`: nothing stored, or unreadable. */
+  readonly decoded: unknown[];
+  /** The resolved value: the nearest readable one, `null` when none (the default then applies). */
+  value: unknown = null;
+  /** Index in the chain of the level `value` comes from; -1 when none. */
+  originIndex = -1;
+  /** True when the level's own text is a secret that could not be decrypted. */
+  unreadable = false;
+  /** True when the texts are known to mirror the store. */
+  fresh = false;
+  /** Counts the reports that a text of the chain changed elsewhere. */
+  generation = 0;
+  /** The entity tag of the texts, computed on demand and dropped when a text changes. */
+  tag: Promise<string> | undefined;
+
+  /** @param depth - the length of the chain */
+  constructor(depth: number) {
+    this.texts = new Array<string | undefined>(depth).fill(undefined);
+    this.decoded = new Array<unknown>(depth).fill(null);
+  }
+
+  /** Marks the texts as possibly out of date: the next read goes to the store. */
+  markStale(): void {
+    this.generation++;
+    this.fresh = false;
+  }
+
+  /** Sets the text at chain `index` and what it decodes to; `unreadable` only matters for index 0. */
+  setLevel(index: number, text: string | undefined, decoded: unknown, unreadable = false): void {
+    if (this.texts[index] !== text) this.tag = undefined;
+    this.texts[index] = text;
+    this.decoded[index] = decoded ?? null;
+    if (index === 0) this.unreadable = unreadable;
+  }
+
+  /** Recomputes the resolved value after `setLevel`, and records a store access started at `startedAt`. */
+  settle(startedAt: number): void {
+    let index = 0;
+    while (index < this.decoded.length && this.decoded[index] === null) index++;
+    this.originIndex = index < this.decoded.length ? index : -1;
+    this.value = index < this.decoded.length ? this.decoded[index] : null;
+    this.fresh = startedAt === this.generation;
+  }
+}

@@ -1,0 +1,78 @@
+import { inheritsFrom, scopeChain } from '../scope/scope-path';
+import type { Framework_Setting } from '../setting';
+import type { LevelServices } from './level-services';
+import { ValueLevel } from './value-level';
+
+/** The default of `maxCachedScopes`. */
+export const DEFAULT_MAX_CACHED_SCOPES = 1000;
+
+/**
+ * Every value level of one container: the global level, never evicted, and the scope levels,
+ * created on demand and evicted least recently used beyond `maxCachedScopes`. Memory is bounded
+ * by that number whatever the number of scopes in the store.
+ */
+export class ValueLevels {
+  /** The global level (scope-less). */
+  readonly global: ValueLevel;
+  readonly #services: LevelServices;
+  readonly #maxScopes: number;
+  /** Scope levels in order of use, least recent first. */
+  readonly #scopes = new Map<string, ValueLevel>();
+  #mostRecent: string | undefined;
+
+  /**
+   * @param services - the container's store access
+   * @param maxScopes - how many scope levels to keep (at least 1)
+   */
+  constructor(services: LevelServices, maxScopes: number) {
+    this.#services = services;
+    this.#maxScopes = maxScopes;
+    this.global = new ValueLevel('', [''], services);
+  }
+
+  /** How many scope levels are cached. */
+  get cachedScopes(): number {
+    return this.#scopes.size;
+  }
+
+  /** The level of `path` (`''`: global), created when not cached, and marked most recently used. */
+  level(path: string): ValueLevel {
+    if (path === '') return this.global;
+    let level = this.#scopes.get(path);
+    if (level === undefined) {
+      level = new ValueLevel(path, scopeChain(path), this.#services);
+      this.#scopes.set(path, level);
+      if (this.#scopes.size > this.#maxScopes) {
+        const oldest = this.#scopes.keys().next().value as string;
+        this.#scopes.delete(oldest);
+      }
+    } else if (this.#mostRecent !== path) {
+      this.#scopes.delete(path);
+      this.#scopes.set(path, level);
+    }
+    this.#mostRecent = path;
+    return level;
+  }
+
+  /** The level of `path` when it is cached (the global level always is); does not count as a use. */
+  peek(path: string): ValueLevel | undefined {
+    return path === '' ? this.global : this.#scopes.get(path);
+  }
+
+  /** Every cached level that sees values stored at `scope`: that level and its cached descendants (all, for `''`). */
+  *seeing(scope: string): IterableIterator<ValueLevel> {
+    if (scope === '') yield this.global;
+    for (const [path, level] of this.#scopes) if (inheritsFrom(path, scope)) yield level;
+  }
+
+  /** Marks `setting` stale in every cached level that sees values stored at `scope`. */
+  markStale(setting: Framework_Setting, scope: string): void {
+    for (const level of this.seeing(scope)) level.peek(setting)?.markStale();
+  }
+
+  /** Marks every entry of every cached level stale (the change feed was interrupted). */
+  markAllStale(settings: readonly Framework_Setting[]): void {
+    this.global.markAllStale(settings);
+    for (const level of this.#scopes.values()) level.markAllStale(settings);
+  }
+}

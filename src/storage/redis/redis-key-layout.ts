@@ -1,0 +1,67 @@
+import { keyPartition } from '../store-commit';
+
+/** The root of the change-log keys, beside the channel's `option-store-changes:`. */
+const LOG_KEY_ROOT = 'option-store-log:';
+/** The hash tag of keys without a partition (global keys): an empty `{}` would be ignored by Redis. */
+export const GLOBAL_HASH_TAG = '@';
+
+/**
+ * Where a {@link RedisOptionStore} keeps what, in Redis keys.
+ *
+ * - Standalone (the layout of 0.1, kept so that existing data stays readable): option `k` is the
+ *   string key `${keyPrefix}k`, the change log `name` the list `option-store-log:${keyPrefix}name`.
+ * - Redis Cluster: the key's partition (`keyPartition`: the scope after the first `@`, or the
+ *   global marker `@`) becomes a hash tag, so that a scope's keys, its commits and its log share
+ *   one slot: `${keyPrefix}{partition}k` and `option-store-log:${keyPrefix}{partition}name`. A
+ *   `}` in a partition is written as `)` inside the tag (it would end the tag early).
+ *
+ * A `keyPrefix` that itself contains a `{…}` tag decides the slot of every key: all data of the
+ * store then lives in one slot.
+ */
+export interface RedisKeyLayout {
+  /** The Redis key of option `key`. */
+  optionKey(key: string): string;
+  /** The Redis key of the change log `name`. */
+  logKey(name: string): string;
+  /** The option key stored under the Redis key `redisKey`, or `undefined` when it is not one. */
+  optionKeyOf(redisKey: string): string | undefined;
+  /** A SCAN `MATCH` pattern that matches at least the Redis keys of options starting with `prefix`. */
+  scanPattern(prefix: string): string;
+}
+
+/** `text` with the glob characters of SCAN's MATCH escaped: it then matches only itself. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+/** The hash tag of `key`'s partition, braces included. */
+function tagOf(key: string): string {
+  const partition = keyPartition(key);
+  return `{${partition === '' ? GLOBAL_HASH_TAG : partition.replaceAll('}', ')')}}`;
+}
+
+/** The layout of a standalone Redis (and of 0.1). */
+export function standaloneLayout(keyPrefix: string): RedisKeyLayout {
+  return {
+    optionKey: (key) => keyPrefix + key,
+    logKey: (name) => LOG_KEY_ROOT + keyPrefix + name,
+    optionKeyOf: (redisKey) =>
+      redisKey.startsWith(keyPrefix) ? redisKey.slice(keyPrefix.length) : undefined,
+    scanPattern: (prefix) => `${escapeGlob(keyPrefix + prefix)}*`,
+  };
+}
+
+/** The layout of a Redis Cluster: keys hash-tagged by partition. */
+export function clusterLayout(keyPrefix: string): RedisKeyLayout {
+  return {
+    optionKey: (key) => keyPrefix + tagOf(key) + key,
+    logKey: (name) => LOG_KEY_ROOT + keyPrefix + tagOf(name) + name,
+    optionKeyOf: (redisKey) => {
+      if (!redisKey.startsWith(`${keyPrefix}{`)) return undefined;
+      const close = redisKey.indexOf('}', keyPrefix.length);
+      const key = redisKey.slice(close + 1);
+      return redisKey.slice(keyPrefix.length, close + 1) === tagOf(key) ? key : undefined;
+    },
+    scanPattern: (prefix) => `${escapeGlob(keyPrefix)}{*}${escapeGlob(prefix)}*`,
+  };
+}

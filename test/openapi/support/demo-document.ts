@@ -1,0 +1,35 @@
+/** The demo's REST server on an in-memory store, and its OpenAPI document, for the OpenAPI tests. */
+import {
+  bearerTokenAuth,
+  MemoryOptionStore,
+  type OptionStore,
+  type RestServer,
+  type RestServerOptions,
+} from 'commerce-plugin-framework';
+import type { OpenApiDocument } from 'commerce-plugin-framework/openapi';
+import { createDemoServer, demoOpenApiDocument } from '../../../examples/demo/demo-server';
+import { AcmePayGateway } from '../../../examples/demo/gateway-plugin';
+
+/** A manager who may also edit orders. */
+export const MANAGER_TOKEN = 'openapi-manager-token';
+/** An authenticated user without capabilities. */
+export const NOBODY_TOKEN = 'openapi-nobody-token';
+
+/** The tokens of the test servers. */
+export const authenticate = bearerTokenAuth({
+  [MANAGER_TOKEN]: { id: 1, capabilities: ['manage_commerce', 'edit_shop_orders'] },
+  [NOBODY_TOKEN]: { id: 2, capabilities: [] },
+});
+
+/** The demo's server (gateway, items, orders) on `store`, with the test tokens. */
+export function demoServer(
+  store: OptionStore = new MemoryOptionStore(),
+  options: Omit<RestServerOptions, 'plugins' | 'authenticate'> = {},
+): RestServer {
+  return createDemoServer(new AcmePayGateway(store), { authenticate, ...options });
+}
+
+/** The demo's OpenAPI document, as `/openapi.json` serves it. */
+export function demoDocument(): OpenApiDocument {
+  return demoOpenApiDocument(demoServer());
+}

@@ -1,0 +1,109 @@
+/**
+ * The real stores the integrity tests run on, each opened as two app instances over the same
+ * data: PGlite (two stores on one embedded database), PostgreSQL (two pools on one table),
+ * Redis (two clients on one key prefix). Every kind cleans up after itself.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import type { OptionStore } from 'commerce-plugin-framework';
+import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
+import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { serviceUrl } from '../../support/services';
+
+/** Two store instances over the same data, and how to drop it. */
+export interface StorePair {
+  readonly first: OptionStore;
+  readonly second: OptionStore;
+  /** Closes the stores and clients and removes the data. */
+  close(): Promise<void>;
+}
+
+/** A kind of real store. */
+export interface RealStoreKind {
+  readonly name: string;
+  /** Why the kind cannot run here, or `undefined` when it can. */
+  readonly unavailable: () => string | undefined;
+  readonly open: () => Promise<StorePair>;
+}
+
+let counter = 0;
+const unique = () =>
+  `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** PGlite, PostgreSQL and Redis (the server kinds need `DATABASE_URL` / `REDIS_URL`). */
+export const REAL_STORES: readonly RealStoreKind[] = [
+  {
+    name: 'PGlite',
+    unavailable: () => undefined,
+    async open() {
+      const database = new PGlite();
+      const table = `integrity_${unique()}`;
+      const first = new PostgresOptionStore({ client: database, table });
+      const second = new PostgresOptionStore({ client: database, table });
+      return {
+        first,
+        second,
+        async close() {
+          await first.close();
+          await second.close();
+          await database.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    unavailable: () => (serviceUrl('DATABASE_URL') ? undefined : 'DATABASE_URL is not set'),
+    async open() {
+      const url = serviceUrl('DATABASE_URL')!;
+      const pools = [
+        new pg.Pool({ connectionString: url, max: 8 }),
+        new pg.Pool({ connectionString: url, max: 8 }),
+      ];
+      for (const pool of pools) pool.on('error', () => {});
+      const table = `integrity_${unique()}`;
+      const [first, second] = pools.map((client) => new PostgresOptionStore({ client, table })) as [
+        PostgresOptionStore,
+        PostgresOptionStore,
+      ];
+      return {
+        first,
+        second,
+        async close() {
+          await first.close();
+          await second.close();
+          await pools[0]!.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
+          for (const pool of pools) await pool.end();
+        },
+      };
+    },
+  },
+  {
+    name: 'Redis',
+    unavailable: () => (serviceUrl('REDIS_URL') ? undefined : 'REDIS_URL is not set'),
+    async open() {
+      const url = serviceUrl('REDIS_URL')!;
+      const clients = [new Redis(url), new Redis(url)];
+      const keyPrefix = `cpf-test:integrity:${unique()}:`;
+      const [first, second] = clients.map((client) => new RedisOptionStore({ client, keyPrefix })) as [
+        RedisOptionStore,
+        RedisOptionStore,
+      ];
+      return {
+        first,
+        second,
+        async close() {
+          await first.close();
+          await second.close();
+          const client = clients[0]!;
+          for (const pattern of [`${keyPrefix}*`, `option-store-log:${keyPrefix}*`]) {
+            const keys = await client.keys(pattern);
+            if (keys.length > 0) await client.del(...keys);
+          }
+          for (const each of clients) each.disconnect();
+        },
+      };
+    },
+  },
+];
