@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { AUTHORIZATION } from '../fixtures/bench-auth';
 import { BenchSettings, seedTexts, settingId } from '../fixtures/bench-settings';
 import { routeTable } from '../fixtures/route-table';
-import { createBenchServer, createHonoApp, JSON_TYPE, SETTINGS_PATH } from '../fixtures/settings-routes';
+import { createBenchServer, createHonoApp, SETTINGS_PATH } from '../fixtures/settings-routes';
 import { formatTime } from '../harness/format';
 import { measureRounds, median, type Side } from '../harness/interleaved';
 import {
@@ -73,7 +73,15 @@ async function measureCase(
       `${entry.id}: the library and Hono answer differently (${response.status} ${body} / ${honoBody})`,
     );
   }
-  const headers = { 'content-type': JSON_TYPE };
+  // The floor answers exactly what the library answers: the same status, body and headers
+  // (Content-Type, ETag, Cache-Control, X-Content-Type-Options), prebuilt.
+  const headers = Object.fromEntries(response.headers);
+  const honoHeaders = Object.fromEntries((await app.request(newRequest())).headers);
+  if (JSON.stringify(headers) !== JSON.stringify(honoHeaders)) {
+    throw new Error(
+      `${entry.id}: the library and Hono answer different headers (${JSON.stringify(headers)} / ${JSON.stringify(honoHeaders)})`,
+    );
+  }
   const floor = (_request: Request) => new Response(body, { status: 200, headers });
 
   const sink = { bytes: 0 };
@@ -127,7 +135,8 @@ const SECTION_INTRO: readonly string[] = [
   'Whole-request ratios against Hono swing from run to run because most of a `server.fetch` call is not the ' +
     'library’s: building the `Request` (URL parsing, headers), building the `Response` and reading its body. The ' +
     'floor does exactly that and nothing else: a fetch handler answering the same `Request` with a `Response` built ' +
-    'from the prebuilt JSON text of the same answer (same status and content type). Each round measures the three ' +
+    'from the prebuilt JSON text and headers of the same answer (same status, `Content-Type`, `ETag`, ' +
+    '`Cache-Control: no-store`, `X-Content-Type-Options: nosniff`; Hono’s handler sends them too). Each round measures the three ' +
     'sides in rotating order, 20 requests per call, each side building a new `Request` and reading the body as ' +
     'text; the ratio is the median over rounds of (library − floor) / (Hono − floor): the part each one controls.',
   'The 200-route case adds the route table of the matching scenario (half static, half parameterised routes ' +
