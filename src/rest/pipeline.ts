@@ -2,6 +2,7 @@ import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception
 import { crossSiteError, isCrossSiteWrite, type TrustedOriginSet } from './http/cross-site';
 import { internalError, toRestError } from './http/error-mapping';
 import type { RestExchange } from './http/exchange';
+import { JsonText } from './http/json-text';
 import { isJsonContentType } from './http/media-type';
 import { isBlankBody, parseJsonBody } from './http/parse-json-body';
 import { RestError } from './http/rest-error';
@@ -430,5 +431,6 @@ function toResult(value: unknown): RestResult {
 }
 
 function stringify(value: unknown): string {
+  if (value instanceof JsonText) return value.text;
   return JSON.stringify(value) ?? 'null';
 }

@@ -23,6 +23,12 @@ export class Framework_Control {
   #name = '';
   #description = '';
   #options: Record<string, string> = {};
+  #revision = 0;
+
+  /** @internal Counts the changes made through the setters (caches of the REST shape compare it). */
+  get revision(): number {
+    return this.#revision;
+  }
 
   /** The id of the setting this control shows. */
   getSettingId(): string {
@@ -47,22 +53,27 @@ export class Framework_Control {
   /** Sets the id of the setting this control shows. */
   setSettingId(id: string): void {
     this.#settingId = id;
+    this.#revision++;
   }
   /** Sets the control type. */
   setType(type: string): void {
     this.#type = type;
+    this.#revision++;
   }
   /** Sets the label. */
   setName(name: string): void {
     this.#name = name;
+    this.#revision++;
   }
   /** Sets the help text. */
   setDescription(description: string): void {
     this.#description = description;
+    this.#revision++;
   }
   /** Sets the option labels, keyed by the option's text. */
   setOptions(options: Record<string, string>): void {
     this.#options = Object.assign(Object.create(null), options);
+    this.#revision++;
   }
 
   /** The REST shape: `{type, name, description, options}`. */

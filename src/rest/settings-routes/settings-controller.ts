@@ -8,6 +8,7 @@ import { SETTING_TYPES } from '../../settings/setting-types';
 import { BatchRejectedError } from '../../settings/writes/batch-rejected';
 import type { SettingChange, WriteOptions } from '../../settings/writes/write-options';
 import type { ArgSchema } from '../args/arg-schema';
+import { JsonText } from '../http/json-text';
 import { RestError } from '../http/rest-error';
 import type { RestRequest } from '../http/rest-request';
 import { RestResponse } from '../http/rest-response';
@@ -92,6 +93,13 @@ function invalidBatch(message: string): RestError {
   });
 }
 
+/** A Setting object's JSON text and what it was made from. */
+interface ItemText {
+  readonly value: unknown;
+  readonly revision: number;
+  readonly json: JsonText;
+}
+
 /**
  * The settings routes of one plugin, under `${restRoot}/${hostNamespace}/${pluginId}/settings`
  * (CONTRACT §5, §8–§10):
@@ -113,6 +121,8 @@ function invalidBatch(message: string): RestError {
  */
 export class Framework_REST_API_Settings {
   readonly #settings: Framework_Abstract_Settings;
+  /** The JSON text of each global Setting object, kept while its value and control stay the same. */
+  readonly #itemTexts = new Map<Framework_Setting, ItemText>();
 
   /** @param settings - the plugin's settings */
   constructor(settings: Framework_Abstract_Settings) {
@@ -271,7 +281,8 @@ export class Framework_REST_API_Settings {
     const level = await this.#level(request);
     try {
       const tag = await level.getETag(setting.getId());
-      return taggedAnswer(request, tag, await this.#read(level, setting));
+      const object = await level.getSettingObject(setting.getId());
+      return taggedAnswer(request, tag, this.#itemBody(setting, object, level));
     } catch (error) {
       throw toSettingReadError(error);
     }
@@ -429,6 +440,31 @@ export class Framework_REST_API_Settings {
     const item = { ...this.prepareSettingItem(setting), value: object.value };
     if (level.path === '') return item;
     return { ...item, scope: object.scope, origin: object.origin };
+  }
+
+  /**
+   * The item of `setting` as {@link #item} builds it, as JSON text serialised once per value:
+   * for the global level, when `prepareSettingItem` is the package's, the text is kept until the
+   * value (compared by identity: stored values are frozen) or the control changes.
+   */
+  #itemBody(
+    setting: Framework_Setting,
+    object: SettingObject,
+    level: ScopedSettings,
+  ): SettingObject | JsonText {
+    if (
+      level.path !== '' ||
+      this.prepareSettingItem !== Framework_REST_API_Settings.prototype.prepareSettingItem
+    ) {
+      return this.#item(setting, object, level);
+    }
+    const revision = setting.getControl()?.revision ?? -1;
+    const kept = this.#itemTexts.get(setting);
+    if (kept !== undefined && Object.is(kept.value, object.value) && kept.revision === revision)
+      return kept.json;
+    const json = new JsonText(JSON.stringify(this.#item(setting, object, level)));
+    this.#itemTexts.set(setting, { value: object.value, revision, json });
+    return json;
   }
 
   /** The answer of a successful write of one setting: the Setting object as this write left it, with its tag. */
