@@ -1,10 +1,12 @@
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
+import { invalidParamsError } from './args/compiled-arg';
+import { restError } from './errors/rest-error-factory';
 import { crossSiteError, isCrossSiteWrite, type TrustedOriginSet } from './http/cross-site';
 import { internalError, toRestError } from './http/error-mapping';
 import type { RestExchange } from './http/exchange';
 import { isJsonContentType } from './http/media-type';
 import { isBlankBody, parseJsonBody } from './http/parse-json-body';
-import { RestError } from './http/rest-error';
+import type { RestError } from './http/rest-error';
 import { PipelineRequest, type RestServerInfo } from './http/rest-request';
 import { RestResponse } from './http/rest-response';
 import {
@@ -101,18 +103,16 @@ function decodePathValue(raw: string, name: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    const message = `${name} is not valid percent-encoded UTF-8.`;
-    throw new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, {
-      params: { [name]: message },
-      details: { [name]: { code: 'rest_invalid_param', message } },
+    throw invalidParamsError({
+      [name]: { code: 'rest_invalid_param', path: [name], params: { reason: 'encoding' } },
     });
   }
 }
 
 function forbidden(user: RestUser | null): RestError {
   return user === null
-    ? new RestError('rest_forbidden', 'Sorry, you must be authenticated to do that.', 401)
-    : new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
+    ? restError('rest_forbidden', 'Sorry, you must be authenticated to do that.', {}, { status: 401 })
+    : restError('rest_forbidden', 'Sorry, you are not allowed to do that.', {}, { status: 403 });
 }
 
 /**
@@ -264,19 +264,18 @@ export class RestPipeline {
   }
 
   #methodNotAllowed(allow: string): RestError {
-    return new RestError(
+    return restError(
       'rest_method_not_allowed',
       'No route was found matching the URL and request method.',
-      405,
       {},
-      { Allow: allow },
+      { headers: { Allow: allow } },
     );
   }
 
   #answerIndex(path: string, method: string): RestResult {
     const index = this.#indexes.get(path);
     if (index === undefined) {
-      throw new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+      throw restError('rest_no_route', 'No route was found matching the URL and request method.');
     }
     if (method === 'GET') return jsonResult(200, index.body);
     if (method === 'HEAD') return jsonResult(200, null);
@@ -389,10 +388,9 @@ export class RestPipeline {
   #parseBody(bytes: Uint8Array, exchange: RestExchange): Record<string, unknown> | undefined {
     if (bytes.length === 0 || isBlankBody(bytes)) return undefined;
     if (!isJsonContentType(exchange.header('content-type'))) {
-      throw new RestError(
+      throw restError(
         'rest_unsupported_media_type',
         'The request body must be JSON, sent with Content-Type: application/json.',
-        415,
       );
     }
     return parseJsonBody(bytes);
