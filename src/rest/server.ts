@@ -12,7 +12,7 @@ import { FetchExchange, type RestExchange } from './http/exchange';
 import type { RestServerInfo } from './http/rest-request';
 import { type RestResult, toFetchResponse } from './http/rest-result';
 import { DEFAULT_MANAGEMENT_CAPABILITY, requireManagement } from './permissions';
-import { RestPipeline } from './pipeline';
+import { RestPipeline } from './pipeline/rest-pipeline';
 import type { Framework_Plugin } from './plugin';
 import { DEFAULT_HOST_NAMESPACE, DEFAULT_REST_ROOT, RouteRegistry } from './registry/route-registry';
 import type { RouteDescriptor } from './registry/types';
