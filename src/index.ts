@@ -35,6 +35,7 @@ export {
   type SettingType,
   type SettingValueTypes,
 } from './settings/setting-types';
+export { SettingValueError, type SettingValueIssue } from './settings/setting-value-error';
 export {
   type DeclaredElement,
   type DeclaredReadValue,

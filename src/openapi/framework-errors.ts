@@ -1,3 +1,4 @@
+import { catalogueErrorDoc } from '../rest/errors/error-docs';
 import type { ErrorDoc } from '../rest/registry/endpoint-docs';
 
 /** What the pipeline's own checks depend on, for one documented operation. */
@@ -34,94 +35,65 @@ const always = () => true;
  */
 const FRAMEWORK_ERRORS: readonly FrameworkError[] = [
   {
-    status: 404,
-    codes: ['rest_no_route'],
-    description: 'rest_no_route: a path parameter does not have its type (no route matches the path).',
+    ...catalogueErrorDoc('rest_no_route', {
+      when: 'a path parameter does not have its type (no route matches the path).',
+    }),
     applies: (facts) => facts.hasIntegerPathParam,
   },
   {
-    status: 405,
-    codes: ['rest_method_not_allowed'],
-    description: 'rest_method_not_allowed: the path exists, but not with the method sent (see `Allow`).',
-    headers: {
-      Allow: {
-        description: 'The methods the path answers, comma-separated (HEAD and OPTIONS included).',
-        required: true,
+    ...catalogueErrorDoc('rest_method_not_allowed', {
+      when: 'the path exists, but not with the method sent (see `Allow`).',
+      headers: {
+        Allow: {
+          description: 'The methods the path answers, comma-separated (HEAD and OPTIONS included).',
+          required: true,
+        },
       },
-    },
+    }),
     applies: (facts) => !facts.answersEveryMethod,
   },
+  { ...catalogueErrorDoc('rest_body_too_large'), applies: (facts) => facts.hasBody },
+  { ...catalogueErrorDoc('rest_unsupported_media_type'), applies: (facts) => facts.hasBody },
+  { ...catalogueErrorDoc('rest_invalid_json'), applies: (facts) => facts.hasBody },
   {
-    status: 413,
-    codes: ['rest_body_too_large'],
-    description: 'rest_body_too_large: the body is larger than the server accepts (counted while reading).',
-    applies: (facts) => facts.hasBody,
-  },
-  {
-    status: 415,
-    codes: ['rest_unsupported_media_type'],
-    description: 'rest_unsupported_media_type: a body was sent with a Content-Type other than JSON.',
-    applies: (facts) => facts.hasBody,
-  },
-  {
-    status: 400,
-    codes: ['rest_invalid_json'],
-    description:
-      'rest_invalid_json: the body is not a UTF-8 JSON object, nests deeper than 64 levels, or has a `__proto__` key.',
-    applies: (facts) => facts.hasBody,
-  },
-  {
-    status: 400,
-    codes: ['rest_missing_callback_param'],
-    description: 'rest_missing_callback_param: a required argument is missing (`data.params` lists them).',
+    ...catalogueErrorDoc('rest_missing_callback_param', {
+      when: 'a required argument is missing (`data.params` lists them).',
+    }),
     applies: (facts) => facts.hasRequiredArgs,
   },
   {
-    status: 400,
-    codes: ['rest_invalid_param'],
-    description:
-      'rest_invalid_param: an argument is invalid (`data.params`: a message per argument; `data.details`: `{code, message}` per argument).',
+    ...catalogueErrorDoc('rest_invalid_param', {
+      when: 'an argument is invalid (`data.params`: a message per argument; `data.details`: `{code, message, path, params}` per argument).',
+    }),
     applies: (facts) => facts.hasArgs,
   },
   {
-    status: 401,
-    codes: ['rest_forbidden'],
-    description: 'rest_forbidden: the endpoint needs an authenticated user.',
+    ...catalogueErrorDoc('rest_forbidden', {
+      status: 401,
+      when: 'the endpoint needs an authenticated user.',
+    }),
     applies: (facts) => !facts.isPublic,
   },
   {
-    status: 403,
-    codes: ['rest_forbidden'],
-    description: 'rest_forbidden: the authenticated user may not do this.',
+    ...catalogueErrorDoc('rest_forbidden', { status: 403, when: 'the authenticated user may not do this.' }),
     applies: (facts) => !facts.isPublic,
   },
+  { ...catalogueErrorDoc('rest_cross_site_request'), applies: (facts) => facts.isWrite },
   {
-    status: 403,
-    codes: ['rest_cross_site_request'],
-    description:
-      'rest_cross_site_request: a write that carries no Authorization header of its own (so relies on cookies) came from another site.',
-    applies: (facts) => facts.isWrite,
-  },
-  {
-    status: 401,
-    codes: ['rest_forbidden_context'],
-    description:
-      'rest_forbidden_context: the `context` asked for (e.g. `edit`) needs an authenticated manager.',
+    ...catalogueErrorDoc('rest_forbidden_context', {
+      status: 401,
+      when: 'the `context` asked for (e.g. `edit`) needs an authenticated manager.',
+    }),
     applies: (facts) => facts.hasGuardedContext,
   },
   {
-    status: 403,
-    codes: ['rest_forbidden_context'],
-    description:
-      'rest_forbidden_context: the `context` asked for (e.g. `edit`) needs the management capability.',
+    ...catalogueErrorDoc('rest_forbidden_context', {
+      status: 403,
+      when: 'the `context` asked for (e.g. `edit`) needs the management capability.',
+    }),
     applies: (facts) => facts.hasGuardedContext,
   },
-  {
-    status: 500,
-    codes: ['rest_internal_error'],
-    description: 'rest_internal_error: something failed on the server (no details are given).',
-    applies: always,
-  },
+  { ...catalogueErrorDoc('rest_internal_error'), applies: always },
 ];
 
 /** The errors the pipeline can answer for an operation with these facts. */

@@ -50,22 +50,52 @@ export function successResponses(
   return result;
 }
 
-/** The body schema of one error answer. */
-function errorBody(error: ErrorDoc): JsonSchema {
-  switch (error.body ?? 'error') {
-    case 'message':
-      return schemaRef('FailureMessage');
-    case 'errors':
-      return error.items === undefined
-        ? schemaRef('ValidationFailure')
-        : validationFailureSchema(toJsonSchema(error.items));
-    default:
-      return error.data === undefined
-        ? schemaRef('Error')
-        : {
-            allOf: [schemaRef('Error'), { type: 'object', properties: { data: toJsonSchema(error.data) } }],
-          };
+/** The `{code, data}` part of an error body: `code` as an enum of the codes when known, `data`'s schema. */
+function errorMembers(codes: readonly string[] | undefined, data: JsonSchema | undefined): JsonSchema | null {
+  const properties: Record<string, JsonSchema> = {};
+  if (codes !== undefined && codes.length > 0) properties.code = { type: 'string', enum: [...codes] };
+  if (data !== undefined) properties.data = data;
+  return Object.keys(properties).length === 0 ? null : { type: 'object', properties };
+}
+
+/** The body schema of the envelope answers of one error (`message`, `errors`). */
+function envelopeBody(error: ErrorDoc): JsonSchema {
+  if (error.body === 'message') return schemaRef('FailureMessage');
+  return error.items === undefined
+    ? schemaRef('ValidationFailure')
+    : validationFailureSchema(toJsonSchema(error.items));
+}
+
+/**
+ * The body schemas of the cases of one status: the framework's error body once per `data`
+ * schema, with `code` as an enum of every code those cases name (no enum when one of them
+ * names none: a plugin's own error may have any code), then each envelope body.
+ */
+function errorBodies(cases: readonly ErrorDoc[]): JsonSchema[] {
+  const groups = new Map<string, { data: JsonSchema | undefined; codes: Set<string> | null }>();
+  const bodies = new Map<string, JsonSchema>();
+  for (const error of cases) {
+    if (error.body === 'message' || error.body === 'errors') {
+      const body = envelopeBody(error);
+      bodies.set(JSON.stringify(body), body);
+      continue;
+    }
+    const data = error.data === undefined ? undefined : toJsonSchema(error.data);
+    const key = `error:${JSON.stringify(data ?? null)}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { data, codes: new Set() };
+      groups.set(key, group);
+      bodies.set(key, {});
+    }
+    if (error.codes === undefined || error.codes.length === 0) group.codes = null;
+    else for (const code of error.codes) group.codes?.add(code);
   }
+  for (const [key, group] of groups) {
+    const members = errorMembers(group.codes === null ? undefined : [...group.codes], group.data);
+    bodies.set(key, members === null ? schemaRef('Error') : { allOf: [schemaRef('Error'), members] });
+  }
+  return [...bodies.values()];
 }
 
 function describe(error: ErrorDoc): string {
@@ -92,12 +122,7 @@ export function errorResponses(errors: readonly ErrorDoc[]): Record<string, Open
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const cases = byStatus.get(status)!;
     const descriptions = [...new Set(cases.map(describe))];
-    const bodies = new Map<string, JsonSchema>();
-    for (const error of cases) {
-      const body = errorBody(error);
-      bodies.set(JSON.stringify(body), body);
-    }
-    const schemas = [...bodies.values()];
+    const schemas = errorBodies(cases);
     const response: OpenApiResponse = {
       description:
         descriptions.length === 1 ? descriptions[0]! : descriptions.map((line) => `- ${line}`).join('\n'),

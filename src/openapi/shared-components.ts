@@ -1,4 +1,5 @@
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
+import { VALUE_ISSUE_SCHEMA } from '../rest/errors/error-docs';
 import type { DocSchema } from '../rest/registry/endpoint-docs';
 import type { JsonSchema, OpenApiDocument } from './openapi-types';
 import { toJsonSchema } from './to-json-schema';
@@ -35,13 +36,24 @@ const ERROR_SCHEMA: JsonSchema = {
           ],
         },
         details: {
-          type: 'object',
-          description: 'rest_invalid_param: {code, message} per argument.',
-          additionalProperties: {
-            type: 'object',
-            required: ['code', 'message'],
-            properties: { code: { type: 'string' }, message: { type: 'string' } },
-          },
+          description:
+            "rest_invalid_param: {code, message, path, params} per argument; rest_setting_value_invalid: the value's issues [{path, code, message}].",
+          anyOf: [
+            {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                required: ['code', 'message', 'path', 'params'],
+                properties: {
+                  code: { type: 'string' },
+                  message: { type: 'string' },
+                  path: { type: 'array', items: { type: ['string', 'integer'] } },
+                  params: { type: 'object' },
+                },
+              },
+            },
+            { type: 'array', items: toJsonSchema(VALUE_ISSUE_SCHEMA) },
+          ],
         },
       },
       additionalProperties: true,

@@ -5,7 +5,15 @@
  * @module
  */
 export type { AdminPage, AdminPluginInfo, AdminRequestContext } from './admin-hook';
+export type {
+  ArgFailure,
+  ArgFailureCode,
+  ArgFailureDetail,
+  ArgFailureParams,
+  ArgPath,
+} from './args/arg-failure';
 export type { ArgFormat, ArgSchema, ArgType } from './args/arg-schema';
+export { formatArgFailure } from './args/failure-messages';
 export {
   type BearerTokens,
   bearerTokenAuth,
@@ -21,6 +29,14 @@ export {
   successResponse,
   validationFailedResponse,
 } from './envelope';
+export { REST_ERROR_CATALOGUE, type RestErrorCode, type RestErrorEntry } from './errors/error-catalogue';
+export type { BatchItemError, NoErrorData, RestErrorData } from './errors/error-data';
+export {
+  type RestErrorArgs,
+  type RestErrorOptions,
+  type RestErrorStatus,
+  restError,
+} from './errors/rest-error-factory';
 export type { TrustedOrigins } from './http/cross-site';
 export { UnmappedPluginException } from './http/error-mapping';
 export { RestError, type RestErrorBody } from './http/rest-error';

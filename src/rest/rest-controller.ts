@@ -1,5 +1,6 @@
 import type { ArgSchema } from './args/arg-schema';
 import { type ControllerAnswerOptions, controllerAnswerDocs } from './controller-docs';
+import { restError } from './errors/rest-error-factory';
 import { RestError } from './http/rest-error';
 import type { RestRequest } from './http/rest-request';
 import { DEFAULT_MANAGEMENT_CAPABILITY } from './permissions';
@@ -173,15 +174,17 @@ export abstract class Framework_REST_Controller {
   #assertContext(context: string, request: RestRequest): void {
     if (this.canUseContext(context, request)) return;
     throw request.user === null
-      ? new RestError(
+      ? restError(
           'rest_forbidden_context',
           `Sorry, you must be authenticated to ask for context "${context}".`,
-          401,
+          {},
+          { status: 401 },
         )
-      : new RestError(
+      : restError(
           'rest_forbidden_context',
           `Sorry, you are not allowed to ask for context "${context}".`,
-          403,
+          {},
+          { status: 403 },
         );
   }
 

@@ -1,4 +1,5 @@
 import type { Framework_Setting } from '../settings/setting';
+import { catalogueErrorDoc } from './errors/error-docs';
 import type { Framework_Plugin } from './plugin';
 import type { DocSchema, EndpointDocs } from './registry/endpoint-docs';
 import { MASKED_VALUE } from './secret-keys';
@@ -81,11 +82,9 @@ export function systemStatusDocs(plugins: readonly Framework_Plugin[], commerceP
       },
     ],
     errors: [
-      {
-        status: 503,
-        codes: ['rest_store_unavailable'],
-        description: 'rest_store_unavailable: a settings store failed or timed out; try again later.',
-      },
+      catalogueErrorDoc('rest_store_unavailable', {
+        when: 'a settings store failed or timed out; try again later.',
+      }),
     ],
   };
 }

@@ -12,6 +12,7 @@ import type { SecretCipher } from './secrets/secret-cipher';
 import { rotateSecrets } from './secrets/secret-rotation';
 import { Framework_Setting } from './setting';
 import { SETTING_TYPE_DEFINITIONS, SETTING_TYPES, type SettingType } from './setting-types';
+import { SettingValueError } from './setting-value-error';
 import { SettingsCore } from './settings-core';
 import { compileValueCodec, optionText } from './value-codec';
 import { DEFAULT_MAX_CACHED_SCOPES } from './values/value-levels';
@@ -367,9 +368,8 @@ export abstract class Framework_Abstract_Settings {
     }
     const problem = setting.describeInvalidValue(value);
     if (problem !== undefined) {
-      return Promise.reject(
-        new Framework_Plugin_Exception(`Invalid value for setting "${id}": ${problem}`, 400),
-      );
+      const issues = setting.describeInvalidValueIssues(value) ?? [];
+      return Promise.reject(new SettingValueError(`Invalid value for setting "${id}": ${problem}`, issues));
     }
     const scope = context?.scope ?? '';
     const change = { setting, scope, remove: false, value };

@@ -1,6 +1,7 @@
 import type { ControlObject, Framework_Control } from './control';
 import { maskValue } from './secrets/mask';
 import type { SettingType } from './setting-types';
+import type { SettingValueIssue } from './setting-value-error';
 import type { ValueCodec } from './value-codec';
 import { LevelEntry } from './values/level-entry';
 
@@ -56,6 +57,7 @@ const UNCONFIGURED: SettingDefinition = {
   secret: false,
   codec: {
     problem: () => 'the setting is not registered',
+    issues: () => [{ path: [], code: 'custom', message: 'the setting is not registered' }],
     encode: String,
     decode: () => undefined,
   },
@@ -149,6 +151,17 @@ export class Framework_Setting {
     const { type, isMulti, options } = this.#definition;
     const expected = `${isMulti ? 'a list of values' : 'a value'} of type ${type}${options.length > 0 ? ' among the allowed options' : ''}`;
     return `expected ${expected} (a secret's value is not repeated here)`;
+  }
+
+  /**
+   * Why `updateValue` would reject `value`, as the zod check's issues (path, code, message),
+   * or `undefined` when it would accept it. For a secret there is one general issue at the
+   * value itself: neither the value, its keys nor the allowed options are repeated.
+   */
+  describeInvalidValueIssues(value: unknown): SettingValueIssue[] | undefined {
+    const issues = this.#definition.codec.issues(value);
+    if (issues === undefined || !this.isSecret()) return issues;
+    return [{ path: [], code: issues[0]?.code ?? 'custom', message: this.describeInvalidValue(value) ?? '' }];
   }
 
   /**

@@ -2,6 +2,7 @@ import stableStringify from 'fast-json-stable-stringify';
 import { z } from 'zod';
 import { deepFreeze } from './json-value';
 import { decodeJson, type SettingTypeDefinition, UNREADABLE } from './setting-types';
+import type { SettingValueIssue } from './setting-value-error';
 
 /**
  * The compiled value logic of one setting, built once at registration from its type row,
@@ -10,6 +11,8 @@ import { decodeJson, type SettingTypeDefinition, UNREADABLE } from './setting-ty
 export interface ValueCodec {
   /** Why `value` is not acceptable (a sentence), or `undefined` when it is. */
   problem(value: unknown): string | undefined;
+  /** Why `value` is not acceptable as zod's issues (path, code, message), or `undefined` when it is. */
+  issues(value: unknown): SettingValueIssue[] | undefined;
   /** A valid value as stored text. */
   encode(value: unknown): string;
   /** Stored text as a value, or `undefined` when it cannot be read or breaks the rules (reads as "nothing stored"). */
@@ -66,6 +69,16 @@ export function compileValueCodec(
     return result.success ? undefined : formatIssues(result.error, isMulti);
   };
 
+  const issues = (value: unknown): SettingValueIssue[] | undefined => {
+    const result = schema.safeParse(value);
+    if (result.success) return undefined;
+    return result.error.issues.map((issue) => ({
+      path: issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
+      code: issue.code,
+      message: issue.message,
+    }));
+  };
+
   const encode = isMulti || definition.type === 'object' ? stableStringify : definition.encode;
 
   const decode = (text: string): unknown => {
@@ -75,5 +88,5 @@ export function compileValueCodec(
     return deepFreeze(candidate);
   };
 
-  return { problem, encode: encode as (value: unknown) => string, decode };
+  return { problem, issues, encode: encode as (value: unknown) => string, decode };
 }

@@ -256,12 +256,26 @@ describe('generateOpenApiDocument', () => {
     expect(operation('/api/acme/v1/orders', 'post').responses['201']!.headers).toMatchObject({
       Location: { required: true },
     });
+    // The framework's error body names the codes it can have at that status (from the catalogue).
     expect(answerSchema('/api/acme/v1/orders/{id}', 'get', '404')).toEqual({
-      anyOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/FailureMessage' }],
+      anyOf: [
+        {
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            { type: 'object', properties: { code: { type: 'string', enum: ['rest_no_route'] } } },
+          ],
+        },
+        { $ref: '#/components/schemas/FailureMessage' },
+      ],
     });
     expect(answerSchema('/api/acme/v1/orders', 'post', '400')).toMatchObject({
       anyOf: [
-        { $ref: '#/components/schemas/Error' },
+        {
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            { properties: { code: { enum: expect.any(Array) } } },
+          ],
+        },
         { properties: { errors: { items: { required: ['field', 'message'] } } } },
       ],
     });
@@ -367,6 +381,7 @@ describe('generateOpenApiDocument', () => {
         {
           type: 'object',
           properties: {
+            code: { type: 'string', enum: ['reports_stale'] },
             data: { type: 'object', required: ['etag'], properties: { etag: { type: 'string' } } },
           },
         },
@@ -374,7 +389,12 @@ describe('generateOpenApiDocument', () => {
     });
     expect(sales.responses['400']!.content!['application/json']!.schema).toMatchObject({
       anyOf: [
-        { $ref: '#/components/schemas/Error' },
+        {
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            { properties: { code: { enum: ['rest_missing_callback_param', 'rest_invalid_param'] } } },
+          ],
+        },
         { properties: { errors: { type: 'array', items: { type: 'string' } } } },
       ],
     });

@@ -24,6 +24,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenOn } from '../adapters/support/listen';
 import type { Listening } from '../adapters/support/parity-suite';
+import { plainStore } from '../rest/support/fixtures';
 import { AnswerChecker, type CheckedAnswer } from './support/answer-checker';
 import { demoServer, MANAGER_TOKEN, NOBODY_TOKEN } from './support/demo-document';
 import { sampleOf, wrongTypeOf } from './support/sample-value';
@@ -41,17 +42,6 @@ const brokenStore: OptionStore = {
   commit: () => Promise.reject(new Error('down')),
   readLog: () => Promise.reject(new Error('down')),
 };
-
-/** A store with the plain calls only (no commit, no log): If-Match, batches and history answer 501. */
-function plainStore(): OptionStore {
-  const inner = new MemoryOptionStore();
-  return {
-    get: (key) => inner.get(key),
-    getMany: (keys) => inner.getMany(keys),
-    set: (key, value) => inner.set(key, value),
-    delete: (key) => inner.delete(key),
-  };
-}
 
 interface Call {
   readonly method: string;

@@ -515,7 +515,7 @@ describe('arrays and objects', () => {
     await rejects(schema, { a: 1 }, 'rest_property_required');
     await rejects(schema, { a: 'x', b: 'x' }, 'rest_invalid_type');
     expect((await viaBody(schema, { a: 'x', b: 'y' })).json.data.params.v).toBe(
-      'v[a] is not of type integer.',
+      'v.a is not of type integer.',
     );
     await rejects(
       { type: 'object', additionalProperties: false },
@@ -559,7 +559,12 @@ describe('custom validate and sanitize', () => {
     expect(calls).toEqual(['validate 4', 'sanitize 4']);
     calls.length = 0;
     const odd = await viaQuery(schema, '3');
-    expect(odd.json.data.details.v).toEqual({ code: 'rest_invalid_param', message: 'v must be even.' });
+    expect(odd.json.data.details.v).toEqual({
+      code: 'rest_invalid_param',
+      message: 'v must be even.',
+      path: ['v'],
+      params: { reason: 'custom', message: 'v must be even.' },
+    });
     expect(calls).toEqual(['validate 3']);
     calls.length = 0;
     // The type check is never switched off by a custom step.

@@ -19,21 +19,11 @@ import {
   GatewaySettings,
   makeServer,
   NOBODY_TOKEN,
+  plainStore,
 } from './support/fixtures';
 
 const BASE = '/api/commerce/v3/acme/settings';
 const TAG = /^"[A-Za-z0-9_-]{22}"$/;
-
-/** The memory store's plain calls only: a store without the optional capabilities. */
-function plainStore(): OptionStore {
-  const inner = new MemoryOptionStore();
-  return {
-    get: (key) => inner.get(key),
-    getMany: (keys) => inner.getMany(keys),
-    set: (key, value) => inner.set(key, value),
-    delete: (key) => inner.delete(key),
-  };
-}
 
 const admin = { token: ADMIN_TOKEN };
 

@@ -1,14 +1,11 @@
 import type { Readable } from 'node:stream';
+import { restError } from '../../rest/errors/rest-error-factory';
 import { bodyTooLargeError } from '../../rest/http/read-body';
-import { RestError } from '../../rest/http/rest-error';
+import type { RestError } from '../../rest/http/rest-error';
 
 /** The error for a client that went away before its body arrived (nobody reads the answer). */
 function clientGoneError(): RestError {
-  return new RestError(
-    'rest_request_aborted',
-    'The client closed the connection before sending the whole body.',
-    400,
-  );
+  return restError('rest_request_aborted', 'The client closed the connection before sending the whole body.');
 }
 
 function ignoreError(): void {}

@@ -1,11 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { RestErrorCode } from '../../rest/errors/error-catalogue';
 import { JSON_CONTENT_TYPE, REST_RESPONSE_HEADERS, type RestResult } from '../../rest/http/rest-result';
 
 /** The body of a failure outside the pipeline (the pipeline itself never rejects). */
 const INTERNAL_ERROR_BODY = JSON.stringify({
-  code: 'rest_internal_error',
+  code: 'rest_internal_error' satisfies RestErrorCode,
   message: 'The server could not answer the request.',
   data: { status: 500 },
 });

@@ -1,5 +1,6 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 import type { RestRequest } from '../http/rest-request';
+import type { ArgFailureCode, ArgFailureParams } from './arg-failure';
 import type { ArgSchema, ArgType } from './arg-schema';
 import { jsonEqual } from './deep-equal';
 import { FORMAT_CHECKS } from './formats';
@@ -9,10 +10,20 @@ import { hasDuplicateItems } from './unique-items';
 /** Returned by a compiled check for a rejected value; the reason is in the {@link CheckFailure}. */
 export const INVALID: unique symbol = Symbol('invalid argument');
 
-/** Where a compiled check writes why it rejected a value. */
+/**
+ * Where a compiled check writes why it rejected a value: one object per runner, reused, so the
+ * success path allocates nothing. `path` is built while the rejection unwinds (each array or
+ * object level puts its index or key in front), below the argument's name.
+ */
 export interface CheckFailure {
-  code: string;
-  message: string;
+  code: ArgFailureCode;
+  params: ArgFailureParams[ArgFailureCode];
+  path: (string | number)[];
+}
+
+/** A fresh failure record for a runner. */
+export function newCheckFailure(): CheckFailure {
+  return { code: 'rest_invalid_param', params: { reason: 'custom' }, path: [] };
 }
 
 /**
@@ -22,7 +33,7 @@ export interface CheckFailure {
  * @param fromText - true for query-string and path values, which are coerced to the type
  * @param failure - receives the reason of a rejection
  * @param request - passed to custom `validate` / `sanitize` steps (`null`: skip them, as for defaults)
- * @param name - the argument's name as shown in messages (`line_items[0][quantity]` for nested values)
+ * @param name - the argument's name as custom steps receive it (`line_items[0].quantity` for nested values)
  */
 export type ValueCheck = (
   value: unknown,
@@ -132,24 +143,25 @@ export function codePointLength(text: string): number {
   return count;
 }
 
-function describeEnumValue(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
-
-function listWords(values: readonly string[]): string {
-  if (values.length <= 1) return values.join('');
-  return `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}`;
-}
-
-function fail(failure: CheckFailure, code: string, message: string): typeof INVALID {
+function fail<C extends ArgFailureCode>(
+  failure: CheckFailure,
+  code: C,
+  params: ArgFailureParams[C],
+): typeof INVALID {
   failure.code = code;
-  failure.message = message;
+  failure.params = params;
+  failure.path = [];
   return INVALID;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** How a nested property's name continues its parent's for custom steps: `.key`, or `["key"]`. */
+function keySuffix(key: string): string {
+  return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
+
+const NO_PARAMS: Readonly<Record<string, never>> = Object.freeze({});
 
 /** Registration-time errors: a malformed schema is a programming error, reported where it is. */
 function schemaError(where: string, problem: string): Framework_Plugin_Exception {
@@ -198,7 +210,7 @@ function compileTypeResolver(types: readonly ArgType[] | null): TypeResolver | n
   };
 }
 
-type KeywordCheck<T> = (value: T, failure: CheckFailure, name: string) => boolean;
+type KeywordCheck<T> = (value: T, failure: CheckFailure) => boolean;
 
 function compileStringChecks(schema: ArgSchema, where: string): KeywordCheck<string> | null {
   requireNumber(schema, 'minLength', where, true);
@@ -218,30 +230,36 @@ function compileStringChecks(schema: ArgSchema, where: string): KeywordCheck<str
     throw schemaError(where, '"pattern" must be a string');
   const regex = pattern === undefined ? undefined : compilePattern(pattern, where);
   if (minLength === undefined && maxLength === undefined && !formatCheck && !regex) return null;
+  // The parameters are known now: a rejection only points at them.
+  const tooShort = Object.freeze({ minLength: minLength ?? 0 });
+  const tooLong = Object.freeze({ maxLength: maxLength ?? 0 });
+  const badFormat = Object.freeze({ format: format ?? '' });
+  const noMatch = Object.freeze({ pattern: pattern ?? '' });
+  const tooLongForPattern = Object.freeze({ pattern: pattern ?? '', maxInputLength: MAX_PATTERN_INPUT });
 
-  return (text, failure, name) => {
+  return (text, failure) => {
     if (minLength !== undefined || maxLength !== undefined) {
       const length = codePointLength(text);
       if (minLength !== undefined && length < minLength) {
-        fail(failure, 'rest_too_short', `${name} must be at least ${plural(minLength, 'character')} long.`);
+        fail(failure, 'rest_too_short', tooShort);
         return false;
       }
       if (maxLength !== undefined && length > maxLength) {
-        fail(failure, 'rest_too_long', `${name} must be at most ${plural(maxLength, 'character')} long.`);
+        fail(failure, 'rest_too_long', tooLong);
         return false;
       }
     }
     if (formatCheck && !formatCheck(text)) {
-      fail(failure, 'rest_invalid_format', `${name} is not a valid ${format}.`);
+      fail(failure, 'rest_invalid_format', badFormat);
       return false;
     }
     if (regex) {
       if (text.length > MAX_PATTERN_INPUT) {
-        fail(failure, 'rest_invalid_pattern', `${name} is too long to be checked against its pattern.`);
+        fail(failure, 'rest_invalid_pattern', tooLongForPattern);
         return false;
       }
       if (!regex.test(text)) {
-        fail(failure, 'rest_invalid_pattern', `${name} does not match pattern ${pattern}.`);
+        fail(failure, 'rest_invalid_pattern', noMatch);
         return false;
       }
     }
@@ -261,23 +279,18 @@ function compileNumberChecks(schema: ArgSchema, where: string): KeywordCheck<num
     }
   }
   if (minimum === undefined && maximum === undefined) return null;
-  return (number, failure, name) => {
-    if (minimum !== undefined && (exclusiveMinimum ? number <= minimum : number < minimum)) {
-      const bound = exclusiveMinimum ? `greater than ${minimum}` : `greater than or equal to ${minimum}`;
-      const message =
-        maximum === undefined
-          ? `${name} must be ${bound}.`
-          : `${name} must be between ${minimum} (${exclusiveMinimum ? 'exclusive' : 'inclusive'}) and ${maximum} (${exclusiveMaximum ? 'exclusive' : 'inclusive'}).`;
-      fail(failure, 'rest_out_of_bounds', message);
-      return false;
-    }
-    if (maximum !== undefined && (exclusiveMaximum ? number >= maximum : number > maximum)) {
-      const bound = exclusiveMaximum ? `less than ${maximum}` : `less than or equal to ${maximum}`;
-      const message =
-        minimum === undefined
-          ? `${name} must be ${bound}.`
-          : `${name} must be between ${minimum} (${exclusiveMinimum ? 'exclusive' : 'inclusive'}) and ${maximum} (${exclusiveMaximum ? 'exclusive' : 'inclusive'}).`;
-      fail(failure, 'rest_out_of_bounds', message);
+  const params = Object.freeze({
+    ...(minimum === undefined ? {} : { minimum }),
+    ...(maximum === undefined ? {} : { maximum }),
+    ...(exclusiveMinimum && minimum !== undefined ? { exclusiveMinimum: true as const } : {}),
+    ...(exclusiveMaximum && maximum !== undefined ? { exclusiveMaximum: true as const } : {}),
+  });
+  return (number, failure) => {
+    if (
+      (minimum !== undefined && (exclusiveMinimum ? number <= minimum : number < minimum)) ||
+      (maximum !== undefined && (exclusiveMaximum ? number >= maximum : number > maximum))
+    ) {
+      fail(failure, 'rest_out_of_bounds', params);
       return false;
     }
     return true;
@@ -302,36 +315,30 @@ function compileArrayChecks(schema: ArgSchema, where: string): ArrayCheck | null
     throw schemaError(where, '"items" must be a schema object');
   const items = schema.items === undefined ? null : compileArgSchema(schema.items, `${where}.items`);
   if (minItems === undefined && maxItems === undefined && !uniqueItems && !items) return null;
+  const tooFew = Object.freeze({ minItems: minItems ?? 0 });
+  const tooMany = Object.freeze({ maxItems: maxItems ?? 0 });
 
   return (array, fromText, failure, request, name) => {
-    if (minItems !== undefined && array.length < minItems) {
-      return fail(
-        failure,
-        'rest_too_few_items',
-        `${name} must contain at least ${plural(minItems, 'item')}.`,
-      );
-    }
-    if (maxItems !== undefined && array.length > maxItems) {
-      return fail(
-        failure,
-        'rest_too_many_items',
-        `${name} must contain at most ${plural(maxItems, 'item')}.`,
-      );
-    }
+    if (minItems !== undefined && array.length < minItems) return fail(failure, 'rest_too_few_items', tooFew);
+    if (maxItems !== undefined && array.length > maxItems)
+      return fail(failure, 'rest_too_many_items', tooMany);
     let result = array;
     if (items) {
       let copy: unknown[] | null = null;
       for (let index = 0; index < array.length; index++) {
         const element = array[index];
         const checked = items(element, fromText, failure, request, `${name}[${index}]`);
-        if (checked === INVALID) return INVALID;
+        if (checked === INVALID) {
+          failure.path.unshift(index);
+          return INVALID;
+        }
         if (checked !== element && copy === null) copy = array.slice(0, index);
         if (copy !== null) copy.push(checked);
       }
       if (copy !== null) result = copy;
     }
     if (uniqueItems && hasDuplicateItems(result)) {
-      return fail(failure, 'rest_duplicate_items', `${name} has duplicate items.`);
+      return fail(failure, 'rest_duplicate_items', NO_PARAMS);
     }
     return result;
   };
@@ -353,12 +360,15 @@ function compileObjectChecks(schema: ArgSchema, where: string): ObjectCheck | nu
   if (requiredList.some((entry) => typeof entry !== 'string')) {
     throw schemaError(where, '"required" must be a boolean or a list of property names');
   }
-  const propertyChecks = new Map<string, ValueCheck>();
+  const propertyChecks = new Map<string, { readonly check: ValueCheck; readonly suffix: string }>();
   const required = new Set(requiredList as readonly string[]);
   for (const [key, propertySchema] of Object.entries(properties ?? {})) {
     if (!isPlainObject(propertySchema))
       throw schemaError(where, `property "${key}" must have a schema object`);
-    propertyChecks.set(key, compileArgSchema(propertySchema, `${where}.properties.${key}`));
+    propertyChecks.set(key, {
+      check: compileArgSchema(propertySchema, `${where}.properties.${key}`),
+      suffix: keySuffix(key),
+    });
     if (propertySchema.required === true) required.add(key);
   }
   let additional: ValueCheck | boolean = true;
@@ -369,29 +379,34 @@ function compileObjectChecks(schema: ArgSchema, where: string): ObjectCheck | nu
     throw schemaError(where, '"additionalProperties" must be a boolean or a schema object');
   }
   if (propertyChecks.size === 0 && required.size === 0 && additional === true) return null;
-  const requiredKeys = [...required];
+  const requiredKeys = [...required].map((key) => ({ key, params: Object.freeze({ property: key }) }));
 
   return (object, failure, request, name) => {
-    for (const key of requiredKeys) {
+    for (const { key, params } of requiredKeys) {
       if (!Object.hasOwn(object, key) || object[key] === undefined) {
-        return fail(failure, 'rest_property_required', `${key} is a required property of ${name}.`);
+        fail(failure, 'rest_property_required', params);
+        failure.path.push(key);
+        return INVALID;
       }
     }
     let copy: Record<string, unknown> | null = null;
     for (const key of Object.keys(object)) {
       const value = object[key];
-      const check = propertyChecks.get(key) ?? additional;
-      if (check === true) continue;
-      if (check === false) {
-        return fail(
-          failure,
-          'rest_additional_properties_forbidden',
-          `${key} is not a valid property of ${name}.`,
-        );
+      const property = propertyChecks.get(key);
+      let checked: unknown;
+      if (property !== undefined) {
+        // Properties of objects are JSON values: never coerced from text.
+        checked = property.check(value, false, failure, request, name + property.suffix);
+      } else if (additional === true) continue;
+      else if (additional === false) {
+        fail(failure, 'rest_additional_properties_forbidden', { property: key });
+        failure.path.push(key);
+        return INVALID;
+      } else checked = additional(value, false, failure, request, name + keySuffix(key));
+      if (checked === INVALID) {
+        failure.path.unshift(key);
+        return INVALID;
       }
-      // Properties of objects are JSON values: never coerced from text.
-      const checked = check(value, false, failure, request, `${name}[${key}]`);
-      if (checked === INVALID) return INVALID;
       if (checked !== value) {
         copy ??= { ...object };
         copy[key] = checked;
@@ -408,8 +423,8 @@ function compileEnum(schema: ArgSchema, where: string): KeywordCheck<unknown> | 
     throw schemaError(where, '"enum" must be a non-empty list');
   const scalars = new Set(values.filter((value) => typeof value !== 'object' || value === null));
   const structured = values.filter((value) => typeof value === 'object' && value !== null);
-  const message = `is not one of ${listWords(values.map(describeEnumValue))}.`;
-  return (value, failure, name) => {
+  const params = Object.freeze({ allowed: Object.freeze([...values]) });
+  return (value, failure) => {
     if (scalars.has(value)) return true;
     if (
       typeof value === 'object' &&
@@ -418,10 +433,12 @@ function compileEnum(schema: ArgSchema, where: string): KeywordCheck<unknown> | 
     ) {
       return true;
     }
-    fail(failure, 'rest_not_in_enum', `${name} ${message}`);
+    fail(failure, 'rest_not_in_enum', params);
     return false;
   };
 }
+
+const CUSTOM_REFUSAL = Object.freeze({ reason: 'custom' as const });
 
 function runCustomSteps(
   schema: ArgSchema,
@@ -433,9 +450,13 @@ function runCustomSteps(
   try {
     if (schema.validate) {
       const verdict = schema.validate(value, request, name);
-      if (verdict === false) return fail(failure, 'rest_invalid_param', `${name} is invalid.`);
+      if (verdict === false) return fail(failure, 'rest_invalid_param', CUSTOM_REFUSAL);
       if (typeof verdict === 'string') {
-        return fail(failure, 'rest_invalid_param', verdict === '' ? `${name} is invalid.` : verdict);
+        return fail(
+          failure,
+          'rest_invalid_param',
+          verdict === '' ? CUSTOM_REFUSAL : { reason: 'custom', message: verdict },
+        );
       }
     }
     return schema.sanitize ? schema.sanitize(value, request, name) : value;
@@ -443,7 +464,7 @@ function runCustomSteps(
     // A custom step may reject with the settings layer's exception (a 4xx code): that is a
     // rejected argument. Anything else is a server error and propagates.
     if (error instanceof Framework_Plugin_Exception && error.code >= 400 && error.code < 500) {
-      return fail(failure, 'rest_invalid_param', error.message);
+      return fail(failure, 'rest_invalid_param', { reason: 'custom', message: error.message });
     }
     throw error;
   }
@@ -461,7 +482,7 @@ export function compileArgSchema(schema: ArgSchema, where: string): ValueCheck {
   if (!isPlainObject(schema)) throw schemaError(where, 'the schema must be an object');
   const types = declaredTypes(schema, where);
   const resolveType = compileTypeResolver(types);
-  const typeMessage = types === null ? '' : `is not of type ${types.join(',')}.`;
+  const typeParams = Object.freeze({ type: Object.freeze([...(types ?? [])]) });
   const checkEnum = compileEnum(schema, where);
   const checkString = compileStringChecks(schema, where);
   const checkNumber = compileNumberChecks(schema, where);
@@ -478,15 +499,15 @@ export function compileArgSchema(schema: ArgSchema, where: string): ValueCheck {
     let value = input;
     if (resolveType !== null) {
       value = resolveType(value, fromText);
-      if (value === INVALID) return fail(failure, 'rest_invalid_type', `${name} ${typeMessage}`);
+      if (value === INVALID) return fail(failure, 'rest_invalid_type', typeParams);
     }
-    if (checkEnum !== null && !checkEnum(value, failure, name)) return INVALID;
+    if (checkEnum !== null && !checkEnum(value, failure)) return INVALID;
     switch (typeof value) {
       case 'string':
-        if (checkString !== null && !checkString(value, failure, name)) return INVALID;
+        if (checkString !== null && !checkString(value, failure)) return INVALID;
         break;
       case 'number':
-        if (checkNumber !== null && !checkNumber(value, failure, name)) return INVALID;
+        if (checkNumber !== null && !checkNumber(value, failure)) return INVALID;
         break;
       case 'object':
         if (value === null) break;

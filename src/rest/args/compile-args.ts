@@ -1,8 +1,10 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 import type { RestRequest } from '../http/rest-request';
 import type { ArgSchema } from './arg-schema';
-import { type CheckFailure, compileArgSchema, declaredTypes, INVALID } from './compile-arg';
+import { compileArgSchema, declaredTypes, INVALID, newCheckFailure } from './compile-arg';
 import type { CompiledArg } from './compiled-arg';
+import { argFailureOf } from './compiled-arg';
+import { formatArgFailure } from './failure-messages';
 import { deepFreezeJson } from './freeze';
 import { generatedRunner } from './generated-runner';
 import type { QueryRecord, QueryValues } from './query-string';
@@ -26,7 +28,7 @@ export interface ArgsValidator {
    * @returns the params: path parameters, then every argument present (or defaulted)
    * @throws {@link RestError} 400 `rest_missing_callback_param` (`data.params`: the missing
    *   names) or `rest_invalid_param` (`data.params`: name → message, `data.details`: name →
-   *   `{code, message}`)
+   *   `{code, message, path, params}`, an `ArgFailureDetail`)
    */
   run(
     path: Readonly<Record<string, string>> | null,
@@ -80,10 +82,11 @@ export function compileArgs(
     const hasDefault = schema.default !== undefined;
     let defaultValue: unknown;
     if (hasDefault) {
-      const failure: CheckFailure = { code: '', message: '' };
+      const failure = newCheckFailure();
       const checked = check(schema.default, false, failure, null, name);
       if (checked === INVALID) {
-        throw new Framework_Plugin_Exception(`${argWhere}: invalid default: ${failure.message}`, 400);
+        const message = formatArgFailure(argFailureOf(name, failure));
+        throw new Framework_Plugin_Exception(`${argWhere}: invalid default: ${message}`, 400);
       }
       defaultValue = deepFreezeJson(structuredClone(checked));
     }

@@ -1,6 +1,9 @@
-import { RestError } from '../http/rest-error';
+import { restError } from '../errors/rest-error-factory';
+import type { RestError } from '../http/rest-error';
+import type { ArgFailure, ArgFailureDetail } from './arg-failure';
 import type { ArgSchema } from './arg-schema';
 import type { CheckFailure, ValueCheck } from './compile-arg';
+import { toArgFailureDetail } from './failure-messages';
 
 /** One argument after compilation: what the runners need to look it up and check it. */
 export interface CompiledArg {
@@ -18,34 +21,45 @@ export interface CompiledArg {
 
 /** The 400 `rest_missing_callback_param` error. */
 export function missingParamsError(missing: readonly string[]): RestError {
-  return new RestError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, {
+  return restError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, {
     params: [...missing],
   });
 }
 
-/** The 400 `rest_invalid_param` error, from each invalid argument's failure. */
-export function invalidParamsError(invalid: Readonly<Record<string, CheckFailure>>): RestError {
+/**
+ * The 400 `rest_invalid_param` error, from each invalid argument's failure: `data.params` maps
+ * each name to its message, `data.details` to `{code, message, path, params}`.
+ */
+export function invalidParamsError(invalid: Readonly<Record<string, ArgFailure>>): RestError {
   const messages: Record<string, string> = {};
-  for (const name in invalid) messages[name] = invalid[name]!.message;
-  return new RestError(
-    'rest_invalid_param',
-    `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`,
-    400,
-    {
-      params: messages,
-      details: invalid,
-    },
-  );
+  const details: Record<string, ArgFailureDetail> = {};
+  for (const name in invalid) {
+    const detail = toArgFailureDetail(invalid[name]!);
+    messages[name] = detail.message;
+    details[name] = detail;
+  }
+  return restError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, {
+    params: messages,
+    details,
+  });
 }
 
-/** Records an invalid argument (copying the failure), creating the record on first use. */
+/** The failure recorded in `failure` (a runner's reused record) as data of argument `name`. */
+export function argFailureOf(name: string, failure: CheckFailure): ArgFailure {
+  const path = failure.path;
+  path.unshift(name);
+  return { code: failure.code, path, params: failure.params } as ArgFailure;
+}
+
+/** Records an invalid argument (taking the failure out of the reused record), creating the record on first use. */
 export function recordInvalid(
-  invalid: Record<string, CheckFailure> | null,
+  invalid: Record<string, ArgFailure> | null,
   name: string,
   failure: CheckFailure,
-): Record<string, CheckFailure> {
+): Record<string, ArgFailure> {
   const record = invalid ?? {};
-  record[name] = { code: failure.code, message: failure.message };
+  record[name] = argFailureOf(name, failure);
+  failure.path = [];
   return record;
 }
 
@@ -61,6 +75,6 @@ export function sameRepeatedValue(values: readonly unknown[]): unknown {
 }
 
 /** The failure of a scalar argument given more than once in the query string with different values. */
-export function repeatedFailure(name: string): CheckFailure {
-  return { code: 'rest_invalid_param', message: `${name} was given more than once, with different values.` };
+export function repeatedFailure(): CheckFailure {
+  return { code: 'rest_invalid_param', params: { reason: 'repeated' }, path: [] };
 }

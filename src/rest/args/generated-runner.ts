@@ -1,5 +1,5 @@
 import type { ArgSchema, ArgType } from './arg-schema';
-import { type CheckFailure, codePointLength, declaredTypes, INVALID, TYPE_RESOLVERS } from './compile-arg';
+import { codePointLength, declaredTypes, INVALID, newCheckFailure, TYPE_RESOLVERS } from './compile-arg';
 import {
   type CompiledArg,
   invalidParamsError,
@@ -62,7 +62,7 @@ export function generatedRunner(compiled: readonly CompiledArg[]): ArgsRunner | 
       // A repeated query key whose values are all the same counts once.
       lines.push(
         '  else if (fromText && isArray(value) && (value = sameRepeatedValue(value)) === undefined) {',
-        `    invalid = recordInvalid(invalid, ${name}, repeatedFailure(${name}));`,
+        `    invalid = recordInvalid(invalid, ${name}, repeatedFailure());`,
         '  }',
       );
     }
@@ -89,7 +89,7 @@ export function generatedRunner(compiled: readonly CompiledArg[]): ArgsRunner | 
     '};',
   );
 
-  const failure: CheckFailure = { code: '', message: '' };
+  const failure = newCheckFailure();
   const kit = {
     hasOwn: Object.hasOwn,
     isArray: Array.isArray,

@@ -1,5 +1,6 @@
 import type { RestRequest } from '../http/rest-request';
-import { type CheckFailure, INVALID } from './compile-arg';
+import type { ArgFailure } from './arg-failure';
+import { INVALID, newCheckFailure } from './compile-arg';
 import {
   type CompiledArg,
   invalidParamsError,
@@ -24,13 +25,13 @@ export type ArgsRunner = (
  * tested against.
  */
 export function loopRunner(compiled: readonly CompiledArg[]): ArgsRunner {
-  const failure: CheckFailure = { code: '', message: '' };
+  const failure = newCheckFailure();
   return (path, body, rawQuery, request) => {
     const params: Record<string, unknown> = {};
     if (path !== null) for (const key in path) params[key] = path[key];
     let query: QueryValues | QueryRecord | undefined = typeof rawQuery === 'string' ? undefined : rawQuery;
     let missing: string[] | null = null;
-    let invalid: Record<string, CheckFailure> | null = null;
+    let invalid: Record<string, ArgFailure> | null = null;
 
     for (let index = 0; index < compiled.length; index++) {
       const arg = compiled[index]!;
@@ -56,7 +57,7 @@ export function loopRunner(compiled: readonly CompiledArg[]): ArgsRunner {
       if (fromText && !arg.acceptsList && Array.isArray(value)) {
         value = sameRepeatedValue(value);
         if (value === undefined) {
-          invalid = recordInvalid(invalid, name, repeatedFailure(name));
+          invalid = recordInvalid(invalid, name, repeatedFailure());
           continue;
         }
       }

@@ -1,5 +1,6 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
-import { RestError } from './rest-error';
+import { restError } from '../errors/rest-error-factory';
+import type { RestError } from './rest-error';
 
 /**
  * Refusing cross-site writes that ride on the browser's ambient credentials (CSRF).
@@ -117,9 +118,8 @@ export function isCrossSiteWrite(request: CrossSiteRequest, trusted: TrustedOrig
 
 /** The answer to a refused cross-site write: 403 `rest_cross_site_request`. */
 export function crossSiteError(): RestError {
-  return new RestError(
+  return restError(
     'rest_cross_site_request',
     'This request changes data, comes from another site and carries no Authorization header, so it was refused. Send it from this site, or with an Authorization header.',
-    403,
   );
 }

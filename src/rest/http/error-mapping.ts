@@ -1,23 +1,19 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 import { OptionStoreError } from '../../errors/option-store-error';
+import { restError } from '../errors/rest-error-factory';
 import { RestError } from './rest-error';
 
 /** The answer to anything thrown that is not a known error: no message, stack or internals. */
 export function internalError(): RestError {
-  return new RestError(
+  return restError(
     'rest_internal_error',
     'The server could not complete the request because of an internal error.',
-    500,
   );
 }
 
 /** The answer to a failed or timed-out store. */
 export function storeUnavailableError(): RestError {
-  return new RestError(
-    'rest_store_unavailable',
-    'The settings store is unavailable right now; try again later.',
-    503,
-  );
+  return restError('rest_store_unavailable', 'The settings store is unavailable right now; try again later.');
 }
 
 /**

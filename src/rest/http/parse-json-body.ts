@@ -1,4 +1,5 @@
-import { RestError } from './rest-error';
+import { restError } from '../errors/rest-error-factory';
+import type { RestError } from './rest-error';
 
 /** How deep a JSON request body may nest: the top-level object is level 1. */
 export const MAX_BODY_DEPTH = 64;
@@ -6,7 +7,7 @@ export const MAX_BODY_DEPTH = 64;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function invalidJson(message: string): RestError {
-  return new RestError('rest_invalid_json', message, 400);
+  return restError('rest_invalid_json', message);
 }
 
 /** Whether the bytes are only JSON white space (space, tab, CR, LF): such a body counts as no body. */

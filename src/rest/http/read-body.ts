@@ -1,13 +1,11 @@
-import { RestError } from './rest-error';
+import { restError } from '../errors/rest-error-factory';
+import type { RestError } from './rest-error';
 
 /** The error for a body over the limit: 413 `rest_body_too_large`. */
 export function bodyTooLargeError(maxBytes: number): RestError {
-  return new RestError(
-    'rest_body_too_large',
-    `The request body is larger than the limit of ${maxBytes} bytes.`,
-    413,
-    { max_bytes: maxBytes },
-  );
+  return restError('rest_body_too_large', `The request body is larger than the limit of ${maxBytes} bytes.`, {
+    max_bytes: maxBytes,
+  });
 }
 
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {

@@ -1,6 +1,6 @@
 import { describeInvalidScopePath, isScopePath } from '../../settings/scope/scope-path';
 import type { ArgSchema } from '../args/arg-schema';
-import { RestError } from '../http/rest-error';
+import { restError } from '../errors/rest-error-factory';
 import type { RestRequest } from '../http/rest-request';
 
 /** The `scope` argument of every settings route (CONTRACT §10): a scope path; absent for the global level. */
@@ -30,12 +30,13 @@ export function accessedScope(request: RestRequest, pluginId: string): string | 
 function allowScope(allowed: unknown, request: RestRequest, scope: string): string {
   if (allowed === true) return scope;
   throw request.user === null
-    ? new RestError('rest_forbidden', 'Sorry, you must be authenticated to do that.', 401)
-    : new RestError(
+    ? restError('rest_forbidden', 'Sorry, you must be authenticated to do that.', {}, { status: 401 })
+    : restError(
         'rest_forbidden',
         scope === ''
           ? 'Sorry, you are not allowed to change the global settings.'
           : 'Sorry, you are not allowed to reach that scope.',
-        403,
+        {},
+        { status: 403 },
       );
 }

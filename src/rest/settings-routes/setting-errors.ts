@@ -1,12 +1,24 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
+import { SettingValueError, type SettingValueIssue } from '../../settings/setting-value-error';
 import { BatchRejectedError } from '../../settings/writes/batch-rejected';
 import { PreconditionFailedError } from '../../settings/writes/precondition-failed';
 import { UnsupportedByStoreError } from '../../settings/writes/unsupported-by-store';
-import { RestError } from '../http/rest-error';
+import type { BatchItemError } from '../errors/error-data';
+import { restError } from '../errors/rest-error-factory';
+import type { RestError } from '../http/rest-error';
 
 /** The REST error for a setting id the plugin does not have. */
 export function settingNotFound(settingId: string, pluginId: string): RestError {
-  return new RestError('rest_setting_not_found', `No setting "${settingId}" in plugin "${pluginId}".`, 404);
+  return restError('rest_setting_not_found', `No setting "${settingId}" in plugin "${pluginId}".`);
+}
+
+/** The 412 `rest_precondition_failed` error, with the current tag. */
+export function preconditionFailed(etag: string): RestError {
+  return restError(
+    'rest_precondition_failed',
+    'The setting has changed since the given entity tag: nothing was stored.',
+    { etag },
+  );
 }
 
 /**
@@ -17,21 +29,31 @@ export function settingNotFound(settingId: string, pluginId: string): RestError 
  */
 export function toSettingReadError(error: unknown): unknown {
   if (error instanceof UnsupportedByStoreError) {
-    return new RestError('rest_unsupported_by_store', error.message, 501, { feature: error.feature });
+    return restError('rest_unsupported_by_store', error.message, { feature: error.feature });
   }
   if (error instanceof Framework_Plugin_Exception && error.code === 404) {
-    return new RestError('rest_setting_not_found', error.message, 404);
+    return restError('rest_setting_not_found', error.message);
   }
   return error;
 }
 
-/** The wire code and status a refused write of one setting answers with (CONTRACT §5), from the settings layer's exception. */
-export function settingWriteFailure(error: Framework_Plugin_Exception): { code: string; status: number } {
-  if (error.code === 404) return { code: 'rest_setting_not_found', status: 404 };
-  return {
-    code: 'rest_setting_value_invalid',
-    status: error.code >= 400 && error.code < 500 ? error.code : 400,
-  };
+/**
+ * The value's issues of a refused write, as `data.details` lists them: the zod issues of a
+ * value the type or options refuse (already general for a secret), or one issue at the value
+ * itself for the check of an `updateValue` override.
+ */
+function valueIssues(error: Framework_Plugin_Exception): readonly SettingValueIssue[] {
+  if (error instanceof SettingValueError) return error.issues;
+  return [{ path: [], code: 'custom', message: error.message }];
+}
+
+/**
+ * A refused item of a batch as `data.errors` lists it (CONTRACT §8): the code a single write
+ * would answer, its message and, for a rejected value, the value's issues.
+ */
+export function batchItemError(id: string, error: Framework_Plugin_Exception): BatchItemError {
+  if (error.code === 404) return { id, code: 'rest_setting_not_found', message: error.message };
+  return { id, code: 'rest_setting_value_invalid', message: error.message, details: valueIssues(error) };
 }
 
 /**
@@ -40,27 +62,19 @@ export function settingWriteFailure(error: Framework_Plugin_Exception): { code: 
  * without the needed capability 501 `rest_unsupported_by_store`; an unknown setting 404
  * `rest_setting_not_found`; any other `Framework_Plugin_Exception` — a value the type refuses,
  * or the check of an `updateValue` override, whatever code it was given — is
- * `rest_setting_value_invalid`, with its code when that is 4xx and 400 otherwise. Anything else
- * (a store failure, a bug) is returned unchanged.
+ * `rest_setting_value_invalid`, with its code when that is 4xx and 400 otherwise, and the
+ * value's issues in `data.details`. Anything else (a store failure, a bug) is returned unchanged.
  */
 export function toSettingRestError(error: unknown, settingId: string): unknown {
-  if (error instanceof PreconditionFailedError) {
-    return new RestError(
-      'rest_precondition_failed',
-      'The setting has changed since the given entity tag: nothing was stored.',
-      412,
-      {
-        etag: error.etag,
-      },
-    );
-  }
+  if (error instanceof PreconditionFailedError) return preconditionFailed(error.etag);
   if (error instanceof UnsupportedByStoreError || error instanceof BatchRejectedError)
     return toSettingReadError(error);
   if (!(error instanceof Framework_Plugin_Exception)) return error;
-  const { code, status } = settingWriteFailure(error);
-  if (status === 404) return new RestError(code, error.message, 404);
-  return new RestError(code, error.message, status, {
-    params: { value: error.message },
-    setting_id: settingId,
-  });
+  if (error.code === 404) return restError('rest_setting_not_found', error.message);
+  return restError(
+    'rest_setting_value_invalid',
+    error.message,
+    { params: { value: error.message }, setting_id: settingId, details: valueIssues(error) },
+    { status: error.code >= 400 && error.code < 500 ? error.code : 400 },
+  );
 }

@@ -7,9 +7,13 @@ import type { Framework_Setting, SettingObject } from '../../settings/setting';
 import { SETTING_TYPES } from '../../settings/setting-types';
 import { BatchRejectedError } from '../../settings/writes/batch-rejected';
 import type { SettingChange, WriteOptions } from '../../settings/writes/write-options';
+import type { ArgFailure } from '../args/arg-failure';
 import type { ArgSchema } from '../args/arg-schema';
+import { invalidParamsError } from '../args/compiled-arg';
+import type { BatchItemError } from '../errors/error-data';
+import { restError } from '../errors/rest-error-factory';
 import { JsonText } from '../http/json-text';
-import { RestError } from '../http/rest-error';
+import type { RestError } from '../http/rest-error';
 import type { RestRequest } from '../http/rest-request';
 import { RestResponse } from '../http/rest-response';
 import { paginationHeaders } from '../pagination';
@@ -18,8 +22,9 @@ import type { RouteRegistry } from '../registry/route-registry';
 import { taggedAnswer } from './entity-tag-answer';
 import { accessedScope, SCOPE_ARG } from './scope-argument';
 import {
+  batchItemError,
+  preconditionFailed,
   settingNotFound,
-  settingWriteFailure,
   toSettingReadError,
   toSettingRestError,
 } from './setting-errors';
@@ -68,13 +73,6 @@ interface BatchItem {
   readonly value?: unknown;
 }
 
-/** One refused item of a batch, as `data.errors` lists it. */
-interface BatchItemError {
-  readonly id: string;
-  readonly code: string;
-  readonly message: string;
-}
-
 /** Who writes, as the history records it: the authenticated user. */
 function writeOptions(request: RestRequest, withCondition: boolean): WriteOptions {
   const user = request.user;
@@ -86,11 +84,9 @@ function writeOptions(request: RestRequest, withCondition: boolean): WriteOption
   };
 }
 
-function invalidBatch(message: string): RestError {
-  return new RestError('rest_invalid_param', `Invalid parameter(s): update`, 400, {
-    params: { update: message },
-    details: { update: { code: 'rest_invalid_param', message } },
-  });
+/** 400 `rest_invalid_param` for the `update` list as a whole. */
+function invalidBatch(failure: ArgFailure): RestError {
+  return invalidParamsError({ update: failure });
 }
 
 /** A Setting object's JSON text and what it was made from. */
@@ -322,18 +318,29 @@ export class Framework_REST_API_Settings {
   async #batch(request: RestRequest): Promise<RestResponse> {
     const items = request.get('update') as readonly BatchItem[];
     const max = request.server?.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
-    if (items.length === 0 || items.length > max) {
-      throw invalidBatch(`update must hold 1 to ${max} items.`);
+    if (items.length === 0) {
+      throw invalidBatch({ code: 'rest_too_few_items', path: ['update'], params: { minItems: 1 } });
+    }
+    if (items.length > max) {
+      throw invalidBatch({ code: 'rest_too_many_items', path: ['update'], params: { maxItems: max } });
     }
     const ids = items.map((item) => item.id);
-    const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
-    if (repeated !== undefined) throw invalidBatch(`update names the setting "${repeated}" more than once.`);
+    const repeatedAt = ids.findIndex((id, index) => ids.indexOf(id) !== index);
+    if (repeatedAt !== -1) {
+      throw invalidBatch({
+        code: 'rest_invalid_param',
+        path: ['update', repeatedAt, 'id'],
+        params: {
+          reason: 'custom',
+          message: `update names the setting "${ids[repeatedAt]}" more than once.`,
+        },
+      });
+    }
     const level = await this.#level(request);
     if (!this.#settings.storeCapabilities().atomicWrites) {
-      throw new RestError(
+      throw restError(
         'rest_unsupported_by_store',
         'This store cannot apply a batch in one atomic step (it has no OptionStore.commit); write the settings one by one.',
-        501,
         { feature: 'atomic batches' },
       );
     }
@@ -365,28 +372,14 @@ export class Framework_REST_API_Settings {
       else written = await level.putSettings(changes, options);
     } catch (error) {
       if (!(error instanceof BatchRejectedError)) throw toSettingRestError(error, '');
-      for (const failure of error.failures) {
-        errors.set(failure.id, {
-          id: failure.id,
-          ...settingWriteFailure(failure.error),
-          message: failure.error.message,
-        });
-      }
+      for (const failure of error.failures) errors.set(failure.id, batchItemError(failure.id, failure.error));
     }
     if (errors.size > 0) {
-      const list = ids
-        .filter((id) => errors.has(id))
-        .map((id) => {
-          const { status: _status, ...error } = errors.get(id) as BatchItemError & { status?: number };
-          return error;
-        });
-      throw new RestError(
+      const list = ids.filter((id) => errors.has(id)).map((id) => errors.get(id)!);
+      throw restError(
         'rest_batch_rejected',
         `The batch was not stored: ${list.length} of ${items.length} items were refused.`,
-        400,
-        {
-          errors: list,
-        },
+        { errors: list },
       );
     }
     // Each item as this batch left it (a masked secret left out of the batch as it reads now).
@@ -487,12 +480,7 @@ export class Framework_REST_API_Settings {
     const tag = await level.getETag(setting.getId());
     const stored = (await level.getOwnValue(setting.getId())) !== null;
     if (!ifMatchHolds(ifMatch, tag, stored)) {
-      throw new RestError(
-        'rest_precondition_failed',
-        'The setting has changed since the given entity tag: nothing was stored.',
-        412,
-        { etag: tag },
-      );
+      throw preconditionFailed(tag);
     }
   }
 

@@ -3,6 +3,7 @@ import { MASKED_VALUE } from '../../settings/secrets/mask';
 import type { Framework_Setting } from '../../settings/setting';
 import { SETTING_TYPE_DEFINITIONS } from '../../settings/setting-types';
 import { PAGINATION_HEADERS } from '../controller-docs';
+import { catalogueErrorDoc } from '../errors/error-docs';
 import {
   componentRef,
   type DocSchema,
@@ -45,30 +46,8 @@ const ELEMENT_SCHEMAS: Readonly<Record<string, DocSchema>> = {
   object: NON_NULL_JSON,
 };
 
-const STORE_UNAVAILABLE: ErrorDoc = {
-  status: 503,
-  codes: ['rest_store_unavailable'],
-  description: 'rest_store_unavailable: the settings store failed or timed out; try again later.',
-};
-const VALUE_INVALID: ErrorDoc = {
-  status: 400,
-  codes: ['rest_setting_value_invalid'],
-  description:
-    "rest_setting_value_invalid: the value is not of the setting's type, not among its options, or refused by the plugin.",
-  data: {
-    type: 'object',
-    required: ['params', 'setting_id'],
-    properties: {
-      params: {
-        type: 'object',
-        required: ['value'],
-        properties: { value: { type: 'string' } },
-        additionalProperties: { type: 'string' },
-      },
-      setting_id: { type: 'string' },
-    },
-  },
-};
+const STORE_UNAVAILABLE: ErrorDoc = catalogueErrorDoc('rest_store_unavailable');
+const VALUE_INVALID: ErrorDoc = catalogueErrorDoc('rest_setting_value_invalid');
 const ETAG_HEADERS: Readonly<Record<string, HeaderDoc>> = {
   ETag: {
     description:
@@ -89,40 +68,13 @@ const NOT_MODIFIED: ResponseDoc = {
   description: 'Not modified: `If-None-Match` names the current state. No body.',
   headers: ETAG_HEADERS,
 };
-const PRECONDITION_FAILED: ErrorDoc = {
-  status: 412,
-  codes: ['rest_precondition_failed'],
-  description: 'rest_precondition_failed: `If-Match` does not match the current state; nothing was stored.',
-  data: { type: 'object', required: ['etag'], properties: { etag: { type: 'string' } } },
-};
+const PRECONDITION_FAILED: ErrorDoc = catalogueErrorDoc('rest_precondition_failed');
 function unsupported(feature: string): ErrorDoc {
-  return {
-    status: 501,
-    codes: ['rest_unsupported_by_store'],
-    description: `rest_unsupported_by_store: the settings store cannot do ${feature} (it lacks the optional OptionStore capabilities).`,
-    data: { type: 'object', required: ['feature'], properties: { feature: { type: 'string' } } },
-  };
+  return catalogueErrorDoc('rest_unsupported_by_store', {
+    when: `the settings store cannot do ${feature} (it lacks the optional OptionStore capabilities).`,
+  });
 }
-const BATCH_REJECTED: ErrorDoc = {
-  status: 400,
-  codes: ['rest_batch_rejected'],
-  description:
-    'rest_batch_rejected: at least one item was refused (each listed with the code a single write would answer); nothing was stored.',
-  data: {
-    type: 'object',
-    required: ['errors'],
-    properties: {
-      errors: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['id', 'code', 'message'],
-          properties: { id: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } },
-        },
-      },
-    },
-  },
-};
+const BATCH_REJECTED: ErrorDoc = catalogueErrorDoc('rest_batch_rejected');
 
 /** The component name of a history entry. */
 export const HISTORY_ENTRY_COMPONENT = 'SettingHistoryEntry';
@@ -167,11 +119,7 @@ function historyAnswers(schema: DocSchema, description: string): EndpointDocs {
   };
 }
 
-const SETTING_NOT_FOUND: ErrorDoc = {
-  status: 404,
-  codes: ['rest_setting_not_found'],
-  description: 'rest_setting_not_found: the plugin has no setting with that id.',
-};
+const SETTING_NOT_FOUND: ErrorDoc = catalogueErrorDoc('rest_setting_not_found');
 
 /** The component name of one setting's Setting object: `<pluginId>.settings.<settingId>`. */
 export function settingComponentName(pluginId: string, settingId: string): string {

@@ -74,7 +74,7 @@ describe('orders example plugin over HTTP', () => {
       [
         [{ product_id: 1, name: 'Mug', quantity: 0, price: 1 }],
         'rest_out_of_bounds',
-        'line_items[0][quantity]',
+        'line_items[0].quantity',
       ],
       [[{ product_id: 1, name: 'Mug', price: 1 }], 'rest_property_required', 'quantity'],
       [
@@ -85,7 +85,7 @@ describe('orders example plugin over HTTP', () => {
       [
         [{ product_id: '1', name: 'Mug', quantity: 1, price: 1 }],
         'rest_invalid_type',
-        'line_items[0][product_id]',
+        'line_items[0].product_id',
       ],
       ['1,2', 'rest_invalid_type', 'line_items'],
     ];

@@ -64,6 +64,17 @@ export class GatewayPlugin extends Framework_Plugin {
   }
 }
 
+/** The memory store's plain calls only: a store without the optional capabilities (no commit, no log). */
+export function plainStore(): OptionStore {
+  const inner = new MemoryOptionStore();
+  return {
+    get: (key) => inner.get(key),
+    getMany: (keys) => inner.getMany(keys),
+    set: (key, value) => inner.set(key, value),
+    delete: (key) => inner.delete(key),
+  };
+}
+
 /** A plugin without settings. */
 export class PlainPlugin extends Framework_Plugin {
   constructor(id = 'plain') {

@@ -1,24 +1,18 @@
-import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
-import { crossSiteError, isCrossSiteWrite, type TrustedOriginSet } from './http/cross-site';
-import { internalError, toRestError } from './http/error-mapping';
-import type { RestExchange } from './http/exchange';
-import { JsonText } from './http/json-text';
-import { isJsonContentType } from './http/media-type';
-import { isBlankBody, parseJsonBody } from './http/parse-json-body';
-import { RestError } from './http/rest-error';
-import { PipelineRequest, type RestServerInfo } from './http/rest-request';
-import { RestResponse } from './http/rest-response';
-import {
-  JSON_CONTENT_TYPE,
-  REST_RESPONSE_HEADERS,
-  type RestResult,
-  withRestResponseHeaders,
-} from './http/rest-result';
-import { type MatcherSegment, type ParamKind, RouteMatcher } from './registry/route-matcher';
-import type { CompiledEndpoint, RegisteredRoute } from './registry/route-registry';
-import { describeRoute } from './registry/route-registry';
-import type { RouteDescriptor } from './registry/types';
-import { checkUser, type RestUser } from './rest-user';
+import { invalidParamsError } from '../args/compiled-arg';
+import { restError } from '../errors/rest-error-factory';
+import { crossSiteError, isCrossSiteWrite, type TrustedOriginSet } from '../http/cross-site';
+import { internalError, toRestError } from '../http/error-mapping';
+import type { RestExchange } from '../http/exchange';
+import { isJsonContentType } from '../http/media-type';
+import { isBlankBody, parseJsonBody } from '../http/parse-json-body';
+import type { RestError } from '../http/rest-error';
+import { PipelineRequest, type RestServerInfo } from '../http/rest-request';
+import type { RestResult } from '../http/rest-result';
+import type { RouteMatcher } from '../registry/route-matcher';
+import type { CompiledEndpoint, RegisteredRoute } from '../registry/route-registry';
+import { checkUser, type RestUser } from '../rest-user';
+import { jsonResult, toResult, withoutBody } from './json-result';
+import { type DispatchRoute, INDEX_ALLOW, type IndexRoute, RouteTable } from './route-table';
 
 /** What the pipeline needs from the server's options. */
 export interface PipelineOptions {
@@ -32,102 +26,34 @@ export interface PipelineOptions {
   readonly trustedOrigins: TrustedOriginSet;
 }
 
-/** A route ready for dispatch. */
-interface DispatchRoute {
-  readonly route: RegisteredRoute;
-  readonly paramNames: readonly string[];
-  /** The `Allow` header: the route's methods, HEAD when it has GET, and OPTIONS. */
-  readonly allow: string;
-  /** The OPTIONS answer, as JSON text. */
-  readonly optionsBody: string;
-}
-
-/** A namespace or root index: a GET-only built-in route with a fixed body. */
-interface IndexRoute {
-  readonly body: string;
-}
-
-const INDEX_ALLOW = 'GET, HEAD, OPTIONS';
-
-/** The headers of a JSON answer: content type, {@link REST_RESPONSE_HEADERS}, then the answer's own (its `Cache-Control` wins). */
-function jsonHeaders(extra?: Readonly<Record<string, string>>): Record<string, string> {
-  const headers: Record<string, string> = {
-    'content-type': JSON_CONTENT_TYPE,
-    'cache-control': REST_RESPONSE_HEADERS['cache-control']!,
-  };
-  if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
-  headers['x-content-type-options'] = REST_RESPONSE_HEADERS['x-content-type-options']!;
-  return headers;
-}
-
-function jsonResult(
-  status: number,
-  body: string | null,
-  extra?: Readonly<Record<string, string>>,
-): RestResult {
-  return { kind: 'json', status, headers: jsonHeaders(extra), body };
-}
-
-function paramKind(route: RegisteredRoute, name: string): ParamKind {
-  let declared = false;
-  for (const endpoint of route.endpoints) {
-    const schema = endpoint.argSchemas[name];
-    if (schema === undefined) continue;
-    declared = true;
-    const type = schema.type;
-    const isInteger =
-      type === 'integer' || (Array.isArray(type) && type.length === 1 && type[0] === 'integer');
-    if (!isInteger) return 'any';
-  }
-  return declared ? 'integer' : 'any';
-}
-
-function describeEndpoints(route: RouteDescriptor): Record<string, unknown> {
-  return {
-    namespace: route.namespace,
-    methods: route.methods,
-    endpoints: route.endpoints.map((endpoint) => ({ methods: endpoint.methods, args: endpoint.args })),
-  };
-}
-
-function allowHeader(methods: readonly string[]): string {
-  const allow = [...methods];
-  if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
-  allow.push('OPTIONS');
-  return allow.join(', ');
-}
-
 function decodePathValue(raw: string, name: string): string {
   if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
-    const message = `${name} is not valid percent-encoded UTF-8.`;
-    throw new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, {
-      params: { [name]: message },
-      details: { [name]: { code: 'rest_invalid_param', message } },
+    throw invalidParamsError({
+      [name]: { code: 'rest_invalid_param', path: [name], params: { reason: 'encoding' } },
     });
   }
 }
 
 function forbidden(user: RestUser | null): RestError {
   return user === null
-    ? new RestError('rest_forbidden', 'Sorry, you must be authenticated to do that.', 401)
-    : new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
+    ? restError('rest_forbidden', 'Sorry, you must be authenticated to do that.', {}, { status: 401 })
+    : restError('rest_forbidden', 'Sorry, you are not allowed to do that.', {}, { status: 403 });
 }
 
 /**
  * The one dispatch pipeline behind `server.fetch` and every adapter. Checks run in the
  * contract's order: route and method (404, 405), cross-site writes without credentials of
  * their own (403), body (413, 415, 400), arguments (400), authentication and permission
- * (401, 403), handler. Everything that can be prepared is
- * prepared here, once: the matcher, each route's `Allow` header and OPTIONS answer, the
- * namespace indexes.
+ * (401, 403), handler. What can be prepared is prepared once, in the {@link RouteTable}
+ * (matcher, `Allow` headers, OPTIONS answers, indexes); this class holds the request stages.
  */
 export class RestPipeline {
   readonly #options: PipelineOptions;
-  readonly #matcher = new RouteMatcher<DispatchRoute>();
-  readonly #indexes = new Map<string, IndexRoute>();
+  readonly #matcher: RouteMatcher<DispatchRoute>;
+  readonly #indexes: ReadonlyMap<string, IndexRoute>;
 
   /**
    * @param routes - the registered routes (the registry is sealed by the caller)
@@ -136,69 +62,9 @@ export class RestPipeline {
    */
   constructor(routes: readonly RegisteredRoute[], namespaces: readonly string[], options: PipelineOptions) {
     this.#options = options;
-    const { restRoot } = options.info;
-    const rootSegments: MatcherSegment[] =
-      restRoot === ''
-        ? []
-        : restRoot
-            .slice(1)
-            .split('/')
-            .map((text) => ({ text }));
-    const shapes = new Map<string, string>();
-    for (const route of routes) {
-      const segments: MatcherSegment[] = [
-        ...rootSegments,
-        ...route.namespace.split('/').map((text) => ({ text })),
-      ];
-      const paramNames: string[] = [];
-      for (const segment of route.segments) {
-        if (segment.kind === 'static') segments.push({ text: segment.text });
-        else {
-          paramNames.push(segment.name);
-          segments.push({ param: paramKind(route, segment.name) });
-        }
-      }
-      const descriptor = describeRoute(route);
-      const dispatchRoute: DispatchRoute = {
-        route,
-        paramNames,
-        allow: allowHeader(descriptor.methods),
-        optionsBody: JSON.stringify(describeEndpoints(descriptor)),
-      };
-      if (!this.#matcher.add(segments, dispatchRoute)) {
-        const shape = segments
-          .map((segment) => ('text' in segment ? segment.text : `{${segment.param}}`))
-          .join('/');
-        throw new Framework_Plugin_Exception(
-          `Route ${route.path} has the same shape as ${shapes.get(shape) ?? 'another route'}: ` +
-            'no request could tell them apart; rename a segment or merge the routes',
-          400,
-        );
-      }
-      shapes.set(
-        segments.map((segment) => ('text' in segment ? segment.text : `{${segment.param}}`)).join('/'),
-        route.path,
-      );
-    }
-
-    const descriptors = routes.map(describeRoute);
-    for (const namespace of namespaces) {
-      const indexRoutes: Record<string, unknown> = {};
-      for (const descriptor of descriptors) {
-        if (descriptor.namespace === namespace) indexRoutes[descriptor.path] = describeEndpoints(descriptor);
-      }
-      this.#indexes.set(`${restRoot}/${namespace}`, {
-        body: JSON.stringify({ namespace, routes: indexRoutes }),
-      });
-    }
-    this.#indexes.set(restRoot === '' ? '/' : restRoot, {
-      body: JSON.stringify({
-        namespaces,
-        routes: Object.fromEntries(
-          namespaces.map((namespace) => [`${restRoot}/${namespace}`, { namespace }]),
-        ),
-      }),
-    });
+    const table = new RouteTable(routes, namespaces, options.info.restRoot);
+    this.#matcher = table.matcher;
+    this.#indexes = table.indexes;
   }
 
   /**
@@ -265,19 +131,18 @@ export class RestPipeline {
   }
 
   #methodNotAllowed(allow: string): RestError {
-    return new RestError(
+    return restError(
       'rest_method_not_allowed',
       'No route was found matching the URL and request method.',
-      405,
       {},
-      { Allow: allow },
+      { headers: { Allow: allow } },
     );
   }
 
   #answerIndex(path: string, method: string): RestResult {
     const index = this.#indexes.get(path);
     if (index === undefined) {
-      throw new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+      throw restError('rest_no_route', 'No route was found matching the URL and request method.');
     }
     if (method === 'GET') return jsonResult(200, index.body);
     if (method === 'HEAD') return jsonResult(200, null);
@@ -390,10 +255,9 @@ export class RestPipeline {
   #parseBody(bytes: Uint8Array, exchange: RestExchange): Record<string, unknown> | undefined {
     if (bytes.length === 0 || isBlankBody(bytes)) return undefined;
     if (!isJsonContentType(exchange.header('content-type'))) {
-      throw new RestError(
+      throw restError(
         'rest_unsupported_media_type',
         'The request body must be JSON, sent with Content-Type: application/json.',
-        415,
       );
     }
     return parseJsonBody(bytes);
@@ -413,24 +277,4 @@ const QUERY_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'D
  */
 function takesQueryArguments(exchange: RestExchange): boolean {
   return QUERY_METHODS.has(exchange.method) || isJsonContentType(exchange.header('content-type'));
-}
-
-/** A result without its body (HEAD). */
-function withoutBody(result: RestResult): RestResult {
-  return result.kind === 'json' ? { ...result, body: null } : result;
-}
-
-/** A handler's return value as a result: `RestResponse` for status and headers, a `Response` as is, anything else 200 JSON. */
-function toResult(value: unknown): RestResult {
-  if (value instanceof RestResponse) {
-    const noBody = value.status === 204 || value.status === 205 || value.status === 304;
-    return jsonResult(value.status, noBody ? null : stringify(value.body), value.headers);
-  }
-  if (value instanceof Response) return { kind: 'response', response: withRestResponseHeaders(value) };
-  return jsonResult(200, stringify(value));
-}
-
-function stringify(value: unknown): string {
-  if (value instanceof JsonText) return value.text;
-  return JSON.stringify(value) ?? 'null';
 }
