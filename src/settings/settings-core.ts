@@ -129,10 +129,15 @@ export class SettingsCore {
     const { level, entry } = await this.entry(scope, setting, true);
     entry.tag ??= this.#computeTag(level, [setting]);
     const tag = entry.tag;
-    // A failed tag (the store failed creating the salt) is not kept.
-    tag.catch(() => {
-      if (entry.tag === tag) entry.tag = undefined;
-    });
+    tag.then(
+      (text) => {
+        if (entry.tag === tag) entry.tagText = text;
+      },
+      // A failed tag (the store failed creating the salt) is not kept.
+      () => {
+        if (entry.tag === tag) entry.tag = undefined;
+      },
+    );
     return tag;
   }
 

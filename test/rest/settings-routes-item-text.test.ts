@@ -2,6 +2,7 @@ import {
   createRestServer,
   Framework_REST_API,
   Framework_REST_API_Settings,
+  MemoryOptionStore,
   type RouteRegistry,
 } from 'commerce-plugin-framework';
 import { describe, expect, it } from 'vitest';
@@ -84,5 +85,35 @@ describe('GET one setting: the kept JSON text', () => {
       headers: { 'if-none-match': read.headers.get('etag')! },
     });
     expect([unchanged.status, unchanged.text]).toEqual([304, '']);
+  });
+
+  it('answers a warm read without the store and follows the changes of another instance', async () => {
+    const data = new MemoryOptionStore();
+    const reads: string[] = [];
+    const counted = data.share();
+    const { get, getMany } = counted;
+    counted.get = (key) => {
+      reads.push(key);
+      return get.call(counted, key);
+    };
+    counted.getMany = (keys) => {
+      reads.push(...keys);
+      return getMany.call(counted, keys);
+    };
+    const reader = createRestServer({ plugins: [new GatewayPlugin(counted)], authenticate });
+    const writer = new GatewayPlugin(data);
+    const first = await call(reader, 'GET', `${BASE}/title`, { token: ADMIN_TOKEN });
+    reads.length = 0;
+    const again = await call(reader, 'GET', `${BASE}/title`, { token: ADMIN_TOKEN });
+    expect([again.text, again.headers.get('etag'), reads]).toEqual([
+      first.text,
+      first.headers.get('etag'),
+      [],
+    ]);
+    await writer.settings.updateValue('title', 'Card payments');
+    const changed = await call(reader, 'GET', `${BASE}/title`, { token: ADMIN_TOKEN });
+    expect(changed.json.value).toBe('Card payments');
+    expect(changed.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    expect(reads).toContain('framework_acme_title');
   });
 });

@@ -1,7 +1,7 @@
 import type { Framework_Abstract_Settings } from '../../settings/abstract-settings';
 import { CONTROL_TYPES } from '../../settings/control-types';
 import { ifMatchHolds } from '../../settings/etag/entity-tag';
-import type { DescribedSetting, ScopedSettings } from '../../settings/scope/scoped-settings';
+import { type DescribedSetting, LevelView, type ScopedSettings } from '../../settings/scope/scoped-settings';
 import { isMaskedEcho } from '../../settings/secrets/mask';
 import type { Framework_Setting, SettingObject } from '../../settings/setting';
 import { SETTING_TYPES } from '../../settings/setting-types';
@@ -272,9 +272,29 @@ export class Framework_REST_API_Settings {
     }
   }
 
-  async #getSetting(request: RestRequest): Promise<RestResponse> {
+  /**
+   * GET of one setting: answered at once (no promise) when the level's entry is fresh and its tag
+   * known — the common warm read —, otherwise after reading them.
+   */
+  #getSetting(request: RestRequest): RestResponse | Promise<RestResponse> {
     const setting = this.#requireSetting(request.get('setting_id') as string);
-    const level = await this.#level(request);
+    const scope = accessedScope(request, this.#settings.getId());
+    if (typeof scope === 'string') {
+      const level = this.#settings.level(scope);
+      const known = level instanceof LevelView ? level.peekSetting(setting.getId()) : undefined;
+      if (known !== undefined) {
+        return taggedAnswer(request, known.etag, this.#itemBody(setting, known.setting, level));
+      }
+    }
+    return this.#readSetting(request, setting, scope);
+  }
+
+  async #readSetting(
+    request: RestRequest,
+    setting: Framework_Setting,
+    scope: string | Promise<string>,
+  ): Promise<RestResponse> {
+    const level = this.#settings.level(await scope);
     try {
       const tag = await level.getETag(setting.getId());
       const object = await level.getSettingObject(setting.getId());

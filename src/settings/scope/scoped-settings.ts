@@ -190,6 +190,21 @@ export class LevelView implements ScopedSettings {
     return this.#core.history({ ...query, scope: this.path });
   }
 
+  /**
+   * @internal The Setting object and entity tag of `id` when both are known without waiting (its
+   * entry fresh and its tag computed before); `undefined` otherwise: read them the usual way.
+   */
+  peekSetting(id: string): DescribedSetting | undefined {
+    const core = this.#core;
+    const setting = core.schema.get(id);
+    if (setting === undefined) return undefined;
+    const level = core.levels.level(this.path);
+    const entry = level.entry(setting);
+    const etag = entry.tagText;
+    if (!entry.fresh || etag === undefined) return undefined;
+    return { setting: this.#describe(entry, setting, level), etag };
+  }
+
   #describe(entry: LevelEntry, setting: Framework_Setting, level: ValueLevel): SettingObject {
     const object = setting.describe(entry.value);
     if (this.path === '') return object;

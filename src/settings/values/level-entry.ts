@@ -24,6 +24,8 @@ export class LevelEntry {
   generation = 0;
   /** The entity tag of the texts, computed on demand and dropped when a text changes. */
   tag: Promise<string> | undefined;
+  /** The text of {@link tag} once it is known: a fresh entry then answers its tag without waiting. */
+  tagText: string | undefined;
 
   /** @param depth - the length of the chain */
   constructor(depth: number) {
@@ -39,7 +41,10 @@ export class LevelEntry {
 
   /** Sets the text at chain `index` and what it decodes to; `unreadable` only matters for index 0. */
   setLevel(index: number, text: string | undefined, decoded: unknown, unreadable = false): void {
-    if (this.texts[index] !== text) this.tag = undefined;
+    if (this.texts[index] !== text) {
+      this.tag = undefined;
+      this.tagText = undefined;
+    }
     this.texts[index] = text;
     this.decoded[index] = decoded ?? null;
     if (index === 0) this.unreadable = unreadable;
