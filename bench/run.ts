@@ -17,6 +17,7 @@ import type {
   ScenarioOutput,
   ScenarioResult,
 } from './harness/scenario';
+import { failedRow } from './harness/skipped-row';
 import { argsVsAjvScenario } from './scenarios/args-vs-ajv';
 import { bundleScenario } from './scenarios/bundle';
 import { changePathScenario } from './scenarios/change-path';
@@ -122,15 +123,32 @@ function parseArguments(argv: readonly string[]): Arguments {
   return { only, quick, child };
 }
 
-/** In the child: runs one scenario and sends its rows to the parent. */
+/** The first lines of an error's stack (or its text), for a failed scenario's row. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return text.split('\n').slice(0, 3).join(' ').replace(/\s+/g, ' ').slice(0, 400);
+}
+
+/**
+ * In the child: runs one scenario and sends its rows to the parent; a scenario that throws
+ * sends one failed row with the error instead (the run goes on with the next scenario).
+ */
 async function runChild(id: string, settings: RunSettings): Promise<void> {
   const scenario = SCENARIOS.find((candidate) => candidate.id === id);
   if (scenario === undefined || process.send === undefined)
     throw new Error(`--child=${id}: no such scenario or no IPC`);
-  const output = await scenario.run(settings);
+  let output: ScenarioOutput;
+  try {
+    output = await scenario.run(settings);
+  } catch (error) {
+    console.error(error);
+    output = { rows: [failedRow(scenario, describeError(error))] };
+  }
   await new Promise<void>((resolve, reject) =>
     process.send?.(output, (error: Error | null) => (error ? reject(error) : resolve())),
   );
+  // Connections a failed scenario left open must not keep its process alive.
+  process.exit(0);
 }
 
 /**
@@ -148,9 +166,12 @@ function runInChild(scenario: Scenario, quick: boolean): Promise<ScenarioOutput>
       output = message as ScenarioOutput;
     });
     child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code === 0 && output !== null) resolve(output);
-      else reject(new Error(`scenario ${scenario.id} failed (exit code ${code})`));
+    child.once('exit', (code, signal) => {
+      if (output !== null) resolve(output);
+      else
+        resolve({
+          rows: [failedRow(scenario, `its process exited (code ${code}, signal ${signal}) without results`)],
+        });
     });
   });
 }
