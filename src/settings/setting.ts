@@ -58,6 +58,7 @@ const UNCONFIGURED: SettingDefinition = {
     problem: () => 'the setting is not registered',
     encode: String,
     decode: () => undefined,
+    decodeEncoded: () => undefined,
   },
 };
 
