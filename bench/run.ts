@@ -5,10 +5,11 @@
  * directory instead, so the published results stay those of the last full run.
  */
 import { fork } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printSections, printTable } from './harness/console-table';
+import { renderReadmeTable, replaceReadmeTable } from './harness/readme-table';
 import { renderResultsMarkdown } from './harness/results-markdown';
 import type {
   ReportSection,
@@ -218,6 +219,16 @@ async function main(): Promise<void> {
   await writeFile(new URL('results.json', directory), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(new URL('RESULTS.md', directory), renderResultsMarkdown(report));
   console.log(`wrote ${new URL('results.json', directory).pathname} and RESULTS.md`);
+  if (!report.partial) {
+    // A full run also refreshes README.md's performance table (between its markers).
+    const readmeUrl = new URL('../README.md', import.meta.url);
+    const readme = await readFile(readmeUrl, 'utf8');
+    const updated = replaceReadmeTable(readme, renderReadmeTable(rows));
+    if (updated !== readme) {
+      await writeFile(readmeUrl, updated);
+      console.log(`updated the performance table in ${readmeUrl.pathname}`);
+    }
+  }
 }
 
 await main();

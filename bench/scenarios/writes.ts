@@ -339,11 +339,13 @@ export const writesScenario: Scenario = {
           rows.push(skippedRow(ROWS.updateValue, missing.commit));
         }
         const counter = { n: 0 };
+        // A call of the baseline side is 50 writes (0.3–0.6 s): a few calls per round are enough.
         const batches = {
           opsPerCall: 1,
           rounds: settings.rounds,
           timeMs: settings.timeMs * 2,
           warmupMs: settings.warmupMs,
+          minIterations: { measured: 3, warmup: 1 },
         };
         if (missing.batch === null) {
           const batch = await compareInterleaved(
