@@ -5,10 +5,11 @@
  * directory instead, so the published results stay those of the last full run.
  */
 import { fork } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printSections, printTable } from './harness/console-table';
+import { renderReadmeTable, replaceReadmeTable } from './harness/readme-table';
 import { renderResultsMarkdown } from './harness/results-markdown';
 import type {
   ReportSection,
@@ -17,6 +18,7 @@ import type {
   ScenarioOutput,
   ScenarioResult,
 } from './harness/scenario';
+import { failedRow } from './harness/skipped-row';
 import { argsVsAjvScenario } from './scenarios/args-vs-ajv';
 import { bundleScenario } from './scenarios/bundle';
 import { changePathScenario } from './scenarios/change-path';
@@ -122,15 +124,32 @@ function parseArguments(argv: readonly string[]): Arguments {
   return { only, quick, child };
 }
 
-/** In the child: runs one scenario and sends its rows to the parent. */
+/** The first lines of an error's stack (or its text), for a failed scenario's row. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return text.split('\n').slice(0, 3).join(' ').replace(/\s+/g, ' ').slice(0, 400);
+}
+
+/**
+ * In the child: runs one scenario and sends its rows to the parent; a scenario that throws
+ * sends one failed row with the error instead (the run goes on with the next scenario).
+ */
 async function runChild(id: string, settings: RunSettings): Promise<void> {
   const scenario = SCENARIOS.find((candidate) => candidate.id === id);
   if (scenario === undefined || process.send === undefined)
     throw new Error(`--child=${id}: no such scenario or no IPC`);
-  const output = await scenario.run(settings);
+  let output: ScenarioOutput;
+  try {
+    output = await scenario.run(settings);
+  } catch (error) {
+    console.error(error);
+    output = { rows: [failedRow(scenario, describeError(error))] };
+  }
   await new Promise<void>((resolve, reject) =>
     process.send?.(output, (error: Error | null) => (error ? reject(error) : resolve())),
   );
+  // Connections a failed scenario left open must not keep its process alive.
+  process.exit(0);
 }
 
 /**
@@ -148,9 +167,12 @@ function runInChild(scenario: Scenario, quick: boolean): Promise<ScenarioOutput>
       output = message as ScenarioOutput;
     });
     child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code === 0 && output !== null) resolve(output);
-      else reject(new Error(`scenario ${scenario.id} failed (exit code ${code})`));
+    child.once('exit', (code, signal) => {
+      if (output !== null) resolve(output);
+      else
+        resolve({
+          rows: [failedRow(scenario, `its process exited (code ${code}, signal ${signal}) without results`)],
+        });
     });
   });
 }
@@ -197,6 +219,16 @@ async function main(): Promise<void> {
   await writeFile(new URL('results.json', directory), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(new URL('RESULTS.md', directory), renderResultsMarkdown(report));
   console.log(`wrote ${new URL('results.json', directory).pathname} and RESULTS.md`);
+  if (!report.partial) {
+    // A full run also refreshes README.md's performance table (between its markers).
+    const readmeUrl = new URL('../README.md', import.meta.url);
+    const readme = await readFile(readmeUrl, 'utf8');
+    const updated = replaceReadmeTable(readme, renderReadmeTable(rows));
+    if (updated !== readme) {
+      await writeFile(readmeUrl, updated);
+      console.log(`updated the performance table in ${readmeUrl.pathname}`);
+    }
+  }
 }
 
 await main();

@@ -18,7 +18,14 @@ export function printTable(rows: readonly ScenarioResult[]): void {
   const header = ['scenario', 'subject', 'baseline', 'ratio', 'target', 'verdict'];
   const lines = rows.map((row) =>
     row.skipped !== undefined
-      ? [row.id, `skipped: ${row.skipped}`, '', '', row.target?.text ?? '', 'skipped']
+      ? [
+          row.id,
+          `${row.failed ? 'failed' : 'skipped'}: ${row.skipped}`,
+          '',
+          '',
+          row.target?.text ?? '',
+          row.failed ? 'FAILED' : 'skipped',
+        ]
       : [
           row.id,
           formatSide(row.subject, row.metric, rateUnit(row)),

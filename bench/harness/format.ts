@@ -38,7 +38,7 @@ export function formatRatio(row: ScenarioResult): string {
 
 /** ✅ met, ❌ missed, or — without a target. */
 export function formatVerdict(row: ScenarioResult): string {
-  if (row.skipped !== undefined) return 'skipped';
+  if (row.skipped !== undefined) return row.failed ? '❌ failed' : 'skipped';
   if (row.met === undefined) return '—';
   return row.met ? '✅ met' : '❌ missed';
 }

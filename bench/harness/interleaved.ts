@@ -18,6 +18,8 @@ export interface InterleaveOptions {
   readonly timeMs: number;
   /** Warm-up time per side per round, in ms. */
   readonly warmupMs: number;
+  /** The least number of calls per side per round (default 16) and of warm-up calls (default 8): lower for slow calls. */
+  readonly minIterations?: { readonly measured: number; readonly warmup: number };
 }
 
 /** The measurements of one side, per operation. */
@@ -76,8 +78,8 @@ export async function measureRounds(
     const bench = new Bench({
       time: options.timeMs,
       warmupTime: options.warmupMs,
-      iterations: 16,
-      warmupIterations: 8,
+      iterations: options.minIterations?.measured ?? 16,
+      warmupIterations: options.minIterations?.warmup ?? 8,
       throws: true,
     });
     for (let step = 0; step < sides.length; step++) {

@@ -31,7 +31,7 @@ export function renderTargetsTable(rows: readonly ScenarioResult[]): string {
     if (row.table !== 'targets') continue;
     if (row.skipped !== undefined) {
       lines.push(
-        `| ${cell(row.title)} | skipped: ${cell(row.skipped)} | | | ${cell(row.target?.text ?? '')} | skipped |`,
+        `| ${cell(row.title)} | ${row.failed ? 'failed' : 'skipped'}: ${cell(row.skipped)} | | | ${cell(row.target?.text ?? '')} | ${row.failed ? '❌ failed' : 'skipped'} |`,
       );
       continue;
     }

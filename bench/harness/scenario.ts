@@ -44,8 +44,10 @@ export interface ScenarioResult {
   readonly met?: boolean;
   /** Facts checked during the run (e.g. store round trips per request). */
   readonly checks?: Readonly<Record<string, string | number | boolean>>;
-  /** Set when the scenario could not run (e.g. an adapter that does not exist yet). */
+  /** Set when the scenario could not run (e.g. an adapter that does not exist yet), or the error it failed with. */
   readonly skipped?: string;
+  /** True when `skipped` is the error the scenario failed with (the run went on with the next one). */
+  readonly failed?: boolean;
 }
 
 /** Run-wide settings every scenario reads. */

@@ -32,3 +32,27 @@ export function skippedRow(info: SkippedRowInfo, reason: string): ScenarioResult
     skipped: reason,
   };
 }
+
+/**
+ * The row of a scenario that failed (threw, or its process died): the run goes on with the
+ * next scenario, and the tables show the error where the scenario's rows would be.
+ */
+export function failedRow(
+  scenario: { readonly id: string; readonly title: string },
+  error: string,
+): ScenarioResult {
+  console.log(`  FAILED ${scenario.id}: ${error}`);
+  const empty = { value: Number.NaN, rounds: [] };
+  return {
+    id: scenario.id,
+    table: 'targets',
+    title: scenario.title,
+    metric: 'time',
+    subject: { label: 'not measured', ...empty },
+    baseline: { label: 'not measured', ...empty },
+    ratio: Number.NaN,
+    roundRatios: [],
+    skipped: error,
+    failed: true,
+  };
+}

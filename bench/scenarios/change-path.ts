@@ -105,7 +105,7 @@ function expectValue(seen: unknown, value: string): void {
 
 async function postgresPaths(): Promise<StorePaths> {
   const pool = new FakePgPool();
-  const store = new PostgresOptionStore({ client: pool, table: 'options', timeoutMs: 5_000 });
+  const store = new PostgresOptionStore({ client: pool, table: 'options' });
   const reader = new BenchSettings(PROPAGATION_SETTINGS, store);
   const seen = await libraryReader(reader, store);
   const listening = pool.connections.at(-1)!;

@@ -45,7 +45,7 @@ const ROWS = {
     title: `PUT one setting with If-Match, history on, PostgreSQL, ${CONCURRENCY} concurrent writers`,
     metric: 'throughput' as const,
     subjectLabel: 'server.fetch PUT …/settings/{id} + If-Match',
-    baselineLabel: 'bare INSERT … ON CONFLICT of the same text',
+    baselineLabel: 'bare INSERT … ON CONFLICT of the same text + history INSERT + NOTIFY',
     target: PUT_TARGET,
   },
   updateValue: {
@@ -54,7 +54,7 @@ const ROWS = {
     title: 'settings.updateValue(id, value, { ifMatch }), PostgreSQL, one writer',
     metric: 'throughput' as const,
     subjectLabel: 'getETag + updateValue with ifMatch',
-    baselineLabel: 'bare INSERT … ON CONFLICT',
+    baselineLabel: 'bare INSERT … ON CONFLICT + history INSERT + NOTIFY',
   },
   batch: {
     id: 'writes-batch',
@@ -81,15 +81,24 @@ class WriteFixture {
   readonly fetch: (request: Request) => Promise<Response>;
   readonly #pool: pg.Pool;
   readonly #upsert: string;
+  readonly #channel: string;
   readonly #etags = new Map<string, string>();
+  /** PUTs answered 412 (the ETag sent was no longer current) and sent again with the current one. */
+  preconditionRetries = 0;
 
-  constructor(settings: BenchSettings, pool: pg.Pool, table: string) {
+  constructor(settings: BenchSettings, pool: pg.Pool, table: string, channel: string) {
     this.settings = settings;
     this.fetch = createBenchServer(settings).fetch;
     this.#pool = pool;
+    this.#channel = channel;
+    const name = optionTableName(table);
+    // The same work as a commit with history, bare: the upsert, one log row, one NOTIFY on the
+    // store's channel, in one statement (one round trip, one transaction).
     this.#upsert =
-      `INSERT INTO ${optionTableName(table).sql} (key, value, updated_at) VALUES ($1, $2, now()) ` +
-      'ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at';
+      `WITH written AS (INSERT INTO ${name.sql} (key, value, updated_at) VALUES ($1, $2, now()) ` +
+      'ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at RETURNING 1), ' +
+      `logged AS (INSERT INTO ${name.logSql} (log, entry) VALUES ($3, $4) RETURNING 1) ` +
+      'SELECT pg_notify($5, $6) FROM written, logged';
   }
 
   /** A PUT of `value` to setting `index`, with `If-Match` when given. */
@@ -123,12 +132,22 @@ class WriteFixture {
     return this.#etags.get(settingId(index)) ?? this.settings.getETag(settingId(index));
   }
 
-  /** PUT with If-Match; keeps the answer's ETag for the next one. */
+  /**
+   * PUT with If-Match; keeps the answer's ETag for the next one. A 412 (the tag sent is no
+   * longer current: another write of the setting came between) is counted and the PUT sent
+   * again with the current tag the 412 answered.
+   */
   async putWithIfMatch(index: number, n: number): Promise<void> {
-    const response = await this.fetch(
-      this.putRequest(index, changingValue(index, n), await this.etag(index)),
-    );
-    const text = await response.text();
+    const value = changingValue(index, n);
+    let response = await this.fetch(this.putRequest(index, value, await this.etag(index)));
+    let text = await response.text();
+    for (let attempt = 0; response.status === 412 && attempt < 3; attempt++) {
+      this.preconditionRetries++;
+      const current = (JSON.parse(text) as { data?: { etag?: unknown } }).data?.etag;
+      const tag = typeof current === 'string' ? current : await this.settings.getETag(settingId(index));
+      response = await this.fetch(this.putRequest(index, value, tag));
+      text = await response.text();
+    }
     if (!response.ok) throw new Error(`writes: PUT answered ${response.status} ${text}`);
     const tag = response.headers.get('etag');
     if (tag === null) this.#etags.delete(settingId(index));
@@ -142,10 +161,28 @@ class WriteFixture {
     if (!response.ok) throw new Error(`writes: PUT answered ${response.status} ${text}`);
   }
 
-  /** The bare upsert of the text the library stores for that value. */
+  /**
+   * The floor: the text the library stores for that value, upserted bare under a key of its own
+   * (beside the setting's, so that the library's cached state and ETags stay its own), with one
+   * history row of the same form and a change message on the store's channel (which the settings
+   * read and ignore: the key is none of theirs), in one statement.
+   */
   async upsert(index: number, n: number): Promise<void> {
-    const text = this.settings.getSetting(settingId(index))!.codec.encode(changingValue(index, n));
-    await this.#pool.query(this.#upsert, [storageKey(index), text]);
+    const value = changingValue(index, n);
+    const text = this.settings.getSetting(settingId(index))!.codec.encode(value);
+    const key = `${storageKey(index)}#floor`;
+    const entry = JSON.stringify({
+      id: `floor-${n}`,
+      at: new Date().toISOString(),
+      setting_id: settingId(index),
+      scope: null,
+      action: 'update',
+      old: null,
+      new: value,
+      actor: { id: 1 },
+      via: 'rest',
+    });
+    await this.#pool.query(this.#upsert, [key, text, 'bench_floor', entry, this.#channel, `k:floor:${key}`]);
   }
 }
 
@@ -180,6 +217,7 @@ async function missingCapability(
 function throughputRow(
   info: (typeof ROWS)['put'] | (typeof ROWS)['updateValue'],
   comparison: LoopComparison,
+  extraChecks: Readonly<Record<string, number>> = {},
 ): ScenarioResult {
   const target = 'target' in info ? info.target : undefined;
   return {
@@ -203,6 +241,7 @@ function throughputRow(
     checks: {
       subjectP99Ns: Math.round(comparison.subject.latency.p99),
       baselineP99Ns: Math.round(comparison.baseline.latency.p99),
+      ...extraChecks,
     },
   };
 }
@@ -220,9 +259,13 @@ const INTRO: readonly string[] = [
   'PostgreSQL, a table of the bench’s own, a settings instance of 60 settings with history on (the default ' +
     '`historyLimit`, 1000) and its REST server called through `server.fetch`. Every write changes the stored text ' +
     '(a write that leaves it as it is stores nothing and records no history). The baseline writes the very text the ' +
-    'library stores with one bare `INSERT … ON CONFLICT (key) DO UPDATE` through the same pool.',
+    'library stores with one bare statement through the same pool: `INSERT … ON CONFLICT (key) DO UPDATE` under a ' +
+    'key of its own beside the setting’s, one `INSERT` of a history row of the same form into the store’s log ' +
+    'table and a `pg_notify` on the store’s channel (the same work as the library’s commit, without its ' +
+    'conditions and log trimming).',
   `**PUT with If-Match**: ${CONCURRENCY} writers, each on a setting of its own, one write at a time each (a closed ` +
-    'loop), sending the ETag the previous PUT answered (or `settings.getETag` when the answer has none); the bare ' +
+    'loop), sending the ETag the previous PUT answered (or `settings.getETag` when the answer has none; a 412 is ' +
+    'counted, `preconditionRetries` in results.json, and the PUT sent again with the tag it answered); the bare ' +
     'side runs the same loop with its upsert. Throughput per round and the latency of every write; rounds alternate ' +
     'which side goes first. The in-process row is the same with one writer calling `getETag` and ' +
     '`updateValue(id, value, { ifMatch })`: the library’s share without HTTP.',
@@ -255,7 +298,9 @@ export const writesScenario: Scenario = {
       const ours = new BenchSettings(BATCH + 10, store);
       try {
         await loadWhenListening(ours, store);
-        const fixture = new WriteFixture(ours, pool, table);
+        const fixture = new WriteFixture(ours, pool, table, store.channel);
+        // The log table exists once the library has committed with history.
+        await ours.updateValue(settingId(0), changingValue(0, -3));
         const missing = await missingCapability(fixture, store);
         const loop = {
           concurrency: CONCURRENCY,
@@ -271,7 +316,7 @@ export const writesScenario: Scenario = {
             { label: ROWS.put.baselineLabel, operation: (worker, n) => fixture.upsert(worker, n) },
             loop,
           );
-          rows.push(throughputRow(ROWS.put, put));
+          rows.push(throughputRow(ROWS.put, put, { preconditionRetries: fixture.preconditionRetries }));
           lines.push(...latencyLine(`PUT, ${CONCURRENCY} writers`, put));
         } else {
           rows.push(skippedRow(ROWS.put, missing.put));
@@ -294,11 +339,13 @@ export const writesScenario: Scenario = {
           rows.push(skippedRow(ROWS.updateValue, missing.commit));
         }
         const counter = { n: 0 };
+        // A call of the baseline side is 50 writes (0.3–0.6 s): a few calls per round are enough.
         const batches = {
           opsPerCall: 1,
           rounds: settings.rounds,
           timeMs: settings.timeMs * 2,
           warmupMs: settings.warmupMs,
+          minIterations: { measured: 3, warmup: 1 },
         };
         if (missing.batch === null) {
           const batch = await compareInterleaved(

@@ -429,8 +429,14 @@ export abstract class Framework_Abstract_Settings {
    */
   scope(path: string): ScopedSettings {
     this.#ensureRegistered();
+    // A cached level was created for a valid path: its view is reused as it is.
+    const cached = this.#core.levels.peek(path);
+    if (cached?.view instanceof LevelView) return cached.view;
     assertScopePath(path);
-    return new LevelView(this, this.#core, path);
+    const view = new LevelView(this, this.#core, path);
+    if (cached !== undefined) cached.view = view;
+    else if (path !== '') this.#core.levels.level(path).view = view;
+    return view;
   }
 
   /** The view of one level: `scope(path)`, or the global level (`path` `''`) without one. */

@@ -1,5 +1,5 @@
 import stableStringify from 'fast-json-stable-stringify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ControlType } from './control-types';
 import { describeValue } from './describe-value';
 import { describeInvalidJsonValue } from './json-value';
@@ -48,8 +48,12 @@ export const UNREADABLE: unique symbol = Symbol('unreadable stored text');
 export interface SettingTypeDefinition {
   /** The type's name. */
   readonly type: SettingType;
-  /** Strict check of one value (no coercion), with messages that say what was wrong. */
-  readonly schema: z.ZodType;
+  /**
+   * Strict check of one value (no coercion), with messages that say what was wrong. Built with
+   * `zod/mini` (functions, not methods: an edge bundle keeps only the schema kinds used; every
+   * message is set here, so no locale is needed).
+   */
+  readonly schema: z.ZodMiniType;
   /** One value (already valid) as stored text. */
   encode(value: unknown): string;
   /** Stored text as a candidate value (validated by the caller), or {@link UNREADABLE}. */
@@ -62,11 +66,25 @@ export interface SettingTypeDefinition {
 
 const received = (issue: { input?: unknown }) => `received ${describeValue(issue.input)}`;
 
-const storableString = (expected: string) =>
-  z.string({ error: (issue) => `expected ${expected}, ${received(issue)}` }).superRefine((text, ctx) => {
-    const problem = describeUnstorableText(text);
-    if (problem) ctx.addIssue({ code: 'custom', message: `text ${problem}` });
+/** A check that adds the message `describe` gives (when it gives one) as a custom issue. */
+const rule = <T>(describe: (value: T) => string | undefined) =>
+  z.check<T>((payload) => {
+    const problem = describe(payload.value);
+    if (problem)
+      payload.issues.push({ code: 'custom', message: problem, input: payload.value, continue: true });
   });
+
+const unstorableText = (text: string) => {
+  const problem = describeUnstorableText(text);
+  return problem ? `text ${problem}` : undefined;
+};
+
+const storableString = (expected: string, describe?: (text: string) => string | undefined) => {
+  const base = z
+    .string({ error: (issue) => `expected ${expected}, ${received(issue)}` })
+    .check(rule(unstorableText));
+  return describe === undefined ? base : base.check(rule(describe));
+};
 
 const URL_FORBIDDEN = /[\s\p{Cc}]/u;
 const URL_SCHEME = /^https?:\/\//i;
@@ -98,12 +116,6 @@ function describeInvalidEmail(text: string): string | undefined {
   }
   return undefined;
 }
-
-const withRule = (base: z.ZodType<string>, describe: (text: string) => string | undefined) =>
-  base.superRefine((text, ctx) => {
-    const problem = describe(text);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
 
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -138,7 +150,7 @@ const definitions: readonly SettingTypeDefinition[] = [
   },
   {
     type: 'url',
-    schema: withRule(storableString('a URL string'), describeInvalidUrl),
+    schema: storableString('a URL string', describeInvalidUrl),
     encode: (value) => value as string,
     decode: (text) => text,
     jsonSchema: { type: 'string', format: 'uri' },
@@ -146,7 +158,7 @@ const definitions: readonly SettingTypeDefinition[] = [
   },
   {
     type: 'email',
-    schema: withRule(storableString('an email address string'), describeInvalidEmail),
+    schema: storableString('an email address string', describeInvalidEmail),
     encode: (value) => value as string,
     decode: (text) => text,
     jsonSchema: { type: 'string', format: 'email' },
@@ -156,7 +168,9 @@ const definitions: readonly SettingTypeDefinition[] = [
     type: 'integer',
     schema: z
       .number({ error: (issue) => `expected an integer, ${received(issue)}` })
-      .refine(Number.isSafeInteger, { error: (issue) => `expected a safe integer, ${received(issue)}` }),
+      .check(
+        z.refine(Number.isSafeInteger, { error: (issue) => `expected a safe integer, ${received(issue)}` }),
+      ),
     encode: (value) => String(value),
     decode: (text) => decodeNumber(text, true),
     jsonSchema: { type: 'integer' },
@@ -180,11 +194,13 @@ const definitions: readonly SettingTypeDefinition[] = [
   },
   {
     type: 'object',
-    schema: z.unknown().superRefine((value, ctx) => {
-      const problem =
-        value === null ? 'expected a JSON value other than null' : describeInvalidJsonValue(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+    schema: z
+      .unknown()
+      .check(
+        rule((value: unknown) =>
+          value === null ? 'expected a JSON value other than null' : describeInvalidJsonValue(value),
+        ),
+      ),
     encode: (value) => stableStringify(value),
     decode: decodeJson,
     jsonSchema: { type: ['object', 'array', 'string', 'number', 'boolean'] },

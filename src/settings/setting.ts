@@ -60,6 +60,7 @@ const UNCONFIGURED: SettingDefinition = {
     issues: () => [{ path: [], code: 'custom', message: 'the setting is not registered' }],
     encode: String,
     decode: () => undefined,
+    decodeEncoded: () => undefined,
   },
 };
 

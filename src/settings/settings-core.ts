@@ -8,7 +8,7 @@ import { KeyedQueue } from './keyed-queue';
 import type { SettingsSchema } from './schema/settings-schema';
 import type { SecretCipher } from './secrets/secret-cipher';
 import type { Framework_Setting } from './setting';
-import { callStore, storeName, withStoreTimeout } from './store-calls';
+import { callStore, StoreDeadlines, storeName } from './store-calls';
 import type { LevelEntry } from './values/level-entry';
 import type { LevelServices } from './values/level-services';
 import type { ValueLevel } from './values/value-level';
@@ -51,7 +51,7 @@ export class SettingsCore {
   readonly services: LevelServices;
   readonly #salt: TagSalt;
   readonly #queue = new KeyedQueue();
-  readonly #timeoutMs: number;
+  readonly #deadlines: StoreDeadlines;
   #unwatch: (() => void) | null = null;
   #watchStarted = false;
   #refreshScheduled = false;
@@ -66,7 +66,7 @@ export class SettingsCore {
     this.store = store;
     this.cipher = options.cipher;
     this.historyLimit = options.historyLimit;
-    this.#timeoutMs = options.storeTimeoutMs;
+    this.#deadlines = new StoreDeadlines(store, options.storeTimeoutMs);
     this.#salt = new TagSalt(store, schema.tagSaltKey);
     const salt = this.#salt;
     this.services = {
@@ -182,10 +182,8 @@ export class SettingsCore {
       throw new UnsupportedByStoreError('history', storeName(store));
     }
     const name = this.schema.logName(query.scope);
-    const texts = await withStoreTimeout(
-      store,
+    const texts = await this.#deadlines.run(
       'readLog',
-      this.#timeoutMs,
       callStore(store, 'readLog', () => store.readLog!(name, Math.max(1, this.historyLimit))),
     );
     const entries: HistoryEntry[] = [];
@@ -226,9 +224,7 @@ export class SettingsCore {
   }
 
   #queued<T>(operation: OptionStoreOperation, keys: readonly string[], work: () => Promise<T>): Promise<T> {
-    return withStoreTimeout(this.store, operation, this.#timeoutMs, this.#queue.run(keys, work), () =>
-      this.markKeysStale(keys),
-    );
+    return this.#deadlines.run(operation, this.#queue.run(keys, work), () => this.markKeysStale(keys));
   }
 
   #onRemoteChange(key: string): void {

@@ -1,5 +1,5 @@
 import stableStringify from 'fast-json-stable-stringify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deepFreeze } from './json-value';
 import { decodeJson, type SettingTypeDefinition, UNREADABLE } from './setting-types';
 import type { SettingValueIssue } from './setting-value-error';
@@ -15,8 +15,18 @@ export interface ValueCodec {
   issues(value: unknown): SettingValueIssue[] | undefined;
   /** A valid value as stored text. */
   encode(value: unknown): string;
-  /** Stored text as a value, or `undefined` when it cannot be read or breaks the rules (reads as "nothing stored"). */
+  /**
+   * Stored text as a value (deep-frozen), or `undefined` when it cannot be read or breaks the
+   * rules (reads as "nothing stored"). The last text decoded is remembered with its value: the
+   * same text (a scope's copy of a global text, the old value of the next write) is not parsed
+   * and checked again.
+   */
   decode(text: string): unknown;
+  /**
+   * What a reader decodes from text that {@link ValueCodec.encode} made of a valid value, without
+   * checking it again: the write path's value as every instance will read it.
+   */
+  decodeEncoded(text: string): unknown;
 }
 
 /** Text form of an option, as used for control option keys and form values. */
@@ -29,7 +39,7 @@ function describeOptions(options: readonly unknown[]): string {
   return shown.join(', ') + (options.length > 10 ? `, … (${options.length} in all)` : '');
 }
 
-function formatIssues(error: z.ZodError, isMulti: boolean): string {
+function formatIssues(error: z.core.$ZodError, isMulti: boolean): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => {
@@ -45,17 +55,19 @@ export function compileValueCodec(
   isMulti: boolean,
   options: readonly unknown[],
 ): ValueCodec {
-  let element: z.ZodType = definition.schema;
+  let element: z.ZodMiniType = definition.schema;
   if (options.length > 0) {
     const isObject = definition.type === 'object';
     const allowed = new Set(options.map((option) => (isObject ? stableStringify(option) : option)));
     const message = `must be one of: ${describeOptions(options)}`;
     // Only values that passed the type check are compared: stringifying an invalid value
     // (a cycle, a BigInt, deep nesting) would throw instead of answering "invalid".
-    element = element.refine((value) => allowed.has(isObject ? stableStringify(value) : value), {
-      message,
-      when: (payload) => payload.issues.length === 0,
-    });
+    element = element.check(
+      z.refine((value) => allowed.has(isObject ? stableStringify(value) : value), {
+        message,
+        when: (payload) => payload.issues.length === 0,
+      }),
+    );
   }
   const schema = isMulti
     ? z.array(element, {
@@ -81,12 +93,27 @@ export function compileValueCodec(
 
   const encode = isMulti || definition.type === 'object' ? stableStringify : definition.encode;
 
+  const read = (text: string): unknown => (isMulti ? decodeJson(text) : definition.decode(text));
+  let lastText: string | undefined;
+  let lastValue: unknown;
   const decode = (text: string): unknown => {
-    if (text === '' && (isMulti || definition.type !== 'string')) return undefined;
-    const candidate = isMulti ? decodeJson(text) : definition.decode(text);
-    if (candidate === UNREADABLE || problem(candidate) !== undefined) return undefined;
-    return deepFreeze(candidate);
+    if (text === lastText) return lastValue;
+    let value: unknown;
+    if (!(text === '' && (isMulti || definition.type !== 'string'))) {
+      const candidate = read(text);
+      if (candidate !== UNREADABLE && problem(candidate) === undefined) value = deepFreeze(candidate);
+    }
+    lastText = text;
+    lastValue = value;
+    return value;
+  };
+  const decodeEncoded = (text: string): unknown => {
+    if (text === lastText) return lastValue;
+    const value = deepFreeze(read(text));
+    lastText = text;
+    lastValue = value;
+    return value;
   };
 
-  return { problem, issues, encode: encode as (value: unknown) => string, decode };
+  return { problem, issues, encode: encode as (value: unknown) => string, decode, decodeEncoded };
 }

@@ -34,21 +34,34 @@ export interface HistoryEntry {
 
 let lastTime = 0;
 let sequence = 0;
+/** 48 random bits drawn once per process (12 hex characters): what keeps ids of different processes apart. */
+let processTag: string | undefined;
+
+function drawProcessTag(): string {
+  const random = new Uint8Array(6);
+  crypto.getRandomValues(random);
+  let hex = '';
+  for (const byte of random) hex += (byte < 16 ? '0' : '') + byte.toString(16);
+  return hex;
+}
 
 /**
- * A new entry id: the time in milliseconds (base 36, fixed width), a per-process sequence and
- * random hex, so ids sort by creation time within a process and never repeat across processes.
+ * A new entry id: the time in milliseconds (base 36, fixed width), a per-process sequence (base
+ * 36, restarting every millisecond) and a random tag drawn once per process, so ids sort by
+ * creation time within a process, never repeat within it (time and sequence), and never repeat
+ * across processes (the tag). No random bytes are drawn per entry.
  */
 export function newEntryId(now = Date.now()): string {
-  if (now === lastTime) sequence++;
-  else {
+  if (now <= lastTime) {
+    // The same millisecond, or the clock stepped back: keep counting on the last time.
+    sequence++;
+    now = lastTime;
+  } else {
     lastTime = now;
     sequence = 0;
   }
-  const random = new Uint8Array(6);
-  crypto.getRandomValues(random);
-  const hex = Array.from(random, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${hex}`;
+  processTag ??= drawProcessTag();
+  return `${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${processTag}`;
 }
 
 /** Reads a stored entry; `null` for text that is not one (a foreign or damaged entry is skipped). */

@@ -18,6 +18,8 @@ export class ValueLevel {
   readonly #services: LevelServices;
   readonly #entries = new Map<Framework_Setting, LevelEntry>();
   readonly #pendingReads = new Map<LevelEntry, { read: Promise<void>; generation: number }>();
+  /** The container's view of this level, kept with it (so `scope(path)` of a cached level allocates nothing and checks nothing). */
+  view: object | undefined;
 
   /**
    * @param path - `''` or a scope path

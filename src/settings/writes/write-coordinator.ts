@@ -248,7 +248,9 @@ export class WriteCoordinator {
   ): Promise<Plan> {
     const { cipher } = this.#services;
     const plan: Plan = { writes: [], entries: [], results: new Map(), changed: [] };
-    const at = new Date().toISOString();
+    // Entries are built only when they will be stored (a store with `commit`, history kept).
+    const keepsHistory = this.#historyLimit > 0 && typeof this.#services.store.commit === 'function';
+    let at: string | undefined;
     for (const { change, key } of planned) {
       const { setting } = change;
       const secret = setting.isSecret();
@@ -261,7 +263,8 @@ export class WriteCoordinator {
         changed = current !== undefined;
       } else {
         const stored = await writeStoredText(setting, key, change.value, cipher);
-        value = setting.codec.decode(stored.plain) ?? null;
+        // Checked once already (updateValue): read back as every reader will, without checking again.
+        value = setting.codec.decodeEncoded(stored.plain) ?? null;
         // A secret is re-encrypted with a fresh IV each time: an unchanged value keeps its text.
         const sameSecret =
           secret && current !== undefined && current !== currentPlain && currentPlain === stored.plain;
@@ -271,8 +274,9 @@ export class WriteCoordinator {
       plan.changed.push(changed);
       plan.writes.push({ key, value: text ?? null, expect: current ?? null });
       plan.results.set(key, { text, value });
-      if (!changed) continue;
+      if (!changed || !keepsHistory) continue;
       const old = currentPlain === undefined ? null : (setting.codec.decode(currentPlain) ?? null);
+      at ??= new Date().toISOString();
       plan.entries.push({
         id: newEntryId(),
         at,

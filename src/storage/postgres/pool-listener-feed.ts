@@ -22,6 +22,10 @@ export class PoolListenerFeed implements NotificationFeed {
   readonly #timing: NotificationFeedTiming;
   readonly #reconnect: ReconnectOptions;
   #connection: PgConnection | null = null;
+  /** The connection once LISTEN is in place on it (until it is lost or the feed stops). */
+  #active: PgConnection | null = null;
+  /** Reads running on the active connection. */
+  #reading = 0;
   #stopped = false;
   #attempt = 0;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -48,9 +52,29 @@ export class PoolListenerFeed implements NotificationFeed {
     void this.#connect();
   }
 
+  /**
+   * Runs a read on the feed's own connection when it is listening and runs no other read, and
+   * answers `undefined` otherwise (the caller then reads through the pool). The connection is
+   * warm by construction — a notification just came in on it — so the read after a change
+   * never waits for the pool to open a connection after its idle timeout, nor for a checkout.
+   * A read that fails there (the connection was lost meanwhile) is left to the caller to retry.
+   */
+  tryRead<T>(read: (connection: PgConnection) => Promise<T>): Promise<T> | undefined {
+    const connection = this.#active;
+    if (connection === null || this.#reading > 0) return undefined;
+    this.#reading++;
+    const done = () => {
+      this.#reading--;
+    };
+    const running = read(connection);
+    running.then(done, done);
+    return running;
+  }
+
   /** Stops reconnecting and ends the feed's own connection. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#active = null;
     clearTimeout(this.#retryTimer);
     const connection = this.#connection;
     this.#connection = null;
@@ -81,12 +105,14 @@ export class PoolListenerFeed implements NotificationFeed {
     }
     if (this.#connection !== connection) return;
     this.#attempt = 0;
+    this.#active = connection;
     this.#events.onActive();
   }
 
   #lost(connection: PgConnection, error: unknown): void {
     if (this.#connection !== connection) return;
     this.#connection = null;
+    this.#active = null;
     void this.#endQuietly(connection);
     if (this.#stopped) return;
     this.#events.onError(

@@ -118,7 +118,11 @@ export class PostgresOptionStore implements OptionStore {
   readonly #core: RemoteStoreCore;
   readonly #prepared: boolean;
   #tableReady: Promise<void> | null = null;
+  /** True once the table is known to exist (operations then skip the wait for `#tableReady`). */
+  #tableKnown = false;
   #logTableReady: Promise<void> | null = null;
+  /** The change feed's own connection when the client is a Pool and `watch` is in use: reads go there when it is free. */
+  #poolFeed: PoolListenerFeed | null = null;
 
   /**
    * @param options - the client, and optionally the table, operation timeout, reconnect backoff and watch error handler
@@ -143,7 +147,7 @@ export class PostgresOptionStore implements OptionStore {
   /** {@inheritDoc OptionStore.get} */
   get(key: string): Promise<string | undefined> {
     return this.#run('get', async () => {
-      const { rows } = await this.#query(this.#sql.get, [key]);
+      const { rows } = await this.#read(this.#sql.get, [key]);
       const row = rows[0] as { value?: unknown } | undefined;
       return typeof row?.value === 'string' ? row.value : undefined;
     });
@@ -154,7 +158,7 @@ export class PostgresOptionStore implements OptionStore {
     if (keys.length === 0 && !this.#core.closed) return Promise.resolve(new Map());
     return this.#run('getMany', async () => {
       const found = new Map<string, string>();
-      const { rows } = await this.#query(this.#sql.getMany, [[...new Set(keys)]]);
+      const { rows } = await this.#read(this.#sql.getMany, [[...new Set(keys)]]);
       for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
         if (typeof row.key === 'string' && typeof row.value === 'string') found.set(row.key, row.value);
       }
@@ -274,16 +278,24 @@ export class PostgresOptionStore implements OptionStore {
   ): Promise<T> {
     return this.#core.run(
       operation,
-      async () => {
-        await this.#ensureTable();
-        return work();
-      },
+      this.#tableKnown ? work : () => this.#ensureTable().then(work),
       writtenKeys,
     );
   }
 
   #query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> {
     return this.#client.client.query(text, params);
+  }
+
+  /**
+   * A read: on the change feed's own connection when the client is a Pool, `watch` is in use
+   * and that connection is free (so the re-read after a notification never goes through a
+   * pool that closed its idle connections); else, or when it fails there, through the client.
+   */
+  #read(text: string, params: unknown[]): Promise<{ rows: unknown[] }> {
+    const onFeed = this.#poolFeed?.tryRead((connection) => connection.query(text, params));
+    if (onFeed === undefined) return this.#query(text, params);
+    return onFeed.catch(() => this.#query(text, params));
   }
 
   /** Runs `text` as the prepared statement `name` on a pg Pool or Client (when enabled), else as `#query` does. */
@@ -295,10 +307,15 @@ export class PostgresOptionStore implements OptionStore {
   }
 
   #ensureTable(): Promise<void> {
-    this.#tableReady ??= this.#createTable().catch((error: unknown) => {
-      this.#tableReady = null;
-      throw error;
-    });
+    this.#tableReady ??= this.#createTable().then(
+      () => {
+        this.#tableKnown = true;
+      },
+      (error: unknown) => {
+        this.#tableReady = null;
+        throw error;
+      },
+    );
     return this.#tableReady;
   }
 
@@ -336,8 +353,15 @@ export class PostgresOptionStore implements OptionStore {
     switch (kind) {
       case 'pglite':
         return new PgliteFeed(client, this.channel, events, timing);
-      case 'pool':
-        return new PoolListenerFeed(client, this.channel, events, timing, this.#reconnect);
+      case 'pool': {
+        const feed = new PoolListenerFeed(client, this.channel, events, timing, this.#reconnect);
+        this.#poolFeed = feed;
+        const stop = () => {
+          if (this.#poolFeed === feed) this.#poolFeed = null;
+          return feed.stop();
+        };
+        return { stop };
+      }
       case 'connection':
         return new SharedConnectionFeed(client, this.channel, events, timing);
       case 'query-only':

@@ -40,6 +40,8 @@ export function encodeChangeMessage(
   maxBytes = Number.POSITIVE_INFINITY,
 ): string {
   const message = keys.length === 1 ? `k:${sender}:${keys[0]}` : `m:${sender}:${JSON.stringify(keys)}`;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most messages are known to fit without encoding them.
+  if (message.length * 3 <= maxBytes) return message;
   if (Number.isFinite(maxBytes) && utf8.encode(message).length > maxBytes) return `r:${sender}`;
   return message;
 }

@@ -115,25 +115,50 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', 
     const table = freshTable();
     // The writer is a bare store: it does not watch, so the reader's is the only LISTEN connection.
     const writer = new PostgresOptionStore({ client: pool, table });
+    // The reader's connections (its pool's and its LISTEN connection, opened with the pool's
+    // options) carry a name of their own. The LISTEN connection also runs the reader's reads, so
+    // its last statement is not always the LISTEN: it is found by that name.
+    const applicationName = `cpf_reader_${suffix}`;
+    const readerPool = new pg.Pool({ connectionString: url, max: 2, application_name: applicationName });
+    readerPool.on('error', () => {});
+    const readerPids = async (): Promise<number[]> => {
+      const { rows } = await killer.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+        [applicationName],
+      );
+      return rows.map((row) => row.pid);
+    };
     // The first retry comes after 0.6 to 1.2 s: long enough for the write below to land in the gap.
     const readerStore = new PostgresOptionStore({
-      client: pool,
+      client: readerPool,
       table,
       reconnect: { initialDelayMs: 1_200 },
     });
     const reader = new ShopSettings('shop', readerStore);
-    await reader.load();
-    await writer.get('warm-up');
-    expect(reader.getSetting('mode')!.getValue()).toBeNull();
-    expect(await eventually(async () => (await listenerPids(readerStore.channel)).length === 1)).toBe(true);
-    const [pid] = await listenerPids(readerStore.channel);
-    await terminate(pid!);
-    await writer.set(reader.getOptionName('mode'), 'live');
-    // The NOTIFY of that write found nobody listening for the reader: only the resync can tell it.
-    expect(await listenerPids(readerStore.channel)).toEqual([]);
-    expect(await eventually(() => reader.getSetting('mode')!.getValue() === 'live')).toBe(true);
-    reader.dispose();
-    await readerStore.close();
+    // A store asks its subscribers to re-read when its LISTEN is in place: that is when to kill it.
+    let listening = false;
+    const unwatch = readerStore.watch(
+      () => {},
+      () => {
+        listening = true;
+      },
+    );
+    try {
+      await reader.load();
+      await writer.get('warm-up');
+      expect(reader.getSetting('mode')!.getValue()).toBeNull();
+      expect(await eventually(() => listening)).toBe(true);
+      for (const pid of await readerPids()) await terminate(pid);
+      await writer.set(reader.getOptionName('mode'), 'live');
+      // The NOTIFY of that write found nobody listening for the reader: only the resync can tell it.
+      expect(await readerPids()).toEqual([]);
+      expect(await eventually(() => reader.getSetting('mode')!.getValue() === 'live')).toBe(true);
+    } finally {
+      unwatch();
+      reader.dispose();
+      await readerStore.close();
+      await readerPool.end();
+    }
   });
 
   it('no acknowledged write is lost while connections are killed during a run of writes', async () => {
