@@ -3,7 +3,7 @@ import { withBenchSchema } from '../fixtures/bench-schema';
 import { BenchSettings, settingId, storageKey, storedText } from '../fixtures/bench-settings';
 import { loadWhenListening } from '../fixtures/feed-ready';
 import { ScopeStoreFixture, scopedText, scopePath } from '../fixtures/scope-store';
-import { countQueries } from '../fixtures/tap-queries';
+import { type CountingClient, countingClient } from '../fixtures/tap-queries';
 import { formatBytes, formatTime } from '../harness/format';
 import { heapUsedAfterGc } from '../harness/heap';
 import { compareInterleaved, measureRounds, median } from '../harness/interleaved';
@@ -51,6 +51,7 @@ function chainKeys(index: number): string[] {
 async function measureSize(
   fixture: ScopeStoreFixture,
   pool: pg.Pool,
+  queries: CountingClient,
   scopes: number,
   settings: RunSettings,
   largest: boolean,
@@ -60,7 +61,7 @@ async function measureSize(
   // The growth sizes take fewer rounds than the size that carries the targets.
   const rounds = largest ? settings.rounds : Math.min(settings.rounds, 3);
   const options = { rounds, timeMs: settings.timeMs, warmupMs: settings.warmupMs };
-  const counter = countQueries(pool);
+  const counter = queries;
 
   // Cold: an instance that caches one scope, reading a different scope every time.
   const coldStore = fixture.openStore();
@@ -236,8 +237,9 @@ const INTRO: readonly string[] = [
     'the server with one `INSERT … SELECT` over `unnest` × `generate_series` (only the 20 texts cross the wire), ' +
     'then `ANALYZE`. Scope and read choices come from a seeded generator, the same in every run.',
   '**Cold read**: an instance with `maxCachedScopes: 1` reads a different scope every time, so every ' +
-    '`settings.scope(path).getValue(id)` reads the scope level whole. Round trips are counted by wrapping the ' +
-    'pool’s `query` (the store’s only way to the database): exactly one per cold read is the target. The ' +
+    '`settings.scope(path).getValue(id)` reads the scope level whole. Round trips are counted at the connections: ' +
+    'every query of the pool’s connections and of the LISTEN connection the store opens beside the pool (it reads ' +
+    'there when that connection is free): exactly one per cold read is the target. The ' +
     'baseline is the one `SELECT key, value … WHERE key = ANY($1)` of the same 40 keys (20 settings at the ' +
     'scope and at the global level) into a `Map`; the library also decodes and validates the 40 texts.',
   '**Warm read**: an instance with `maxCachedScopes: 1000` has read a working set of 1,000 scopes drawn from the ' +
@@ -264,7 +266,8 @@ export const scopesScenario: Scenario = {
     if ('skip' in service) return skipped(service.skip);
     const sizes = settings.scopeCounts;
     return withBenchSchema(service.url, async (schema) => {
-      const pool = new pg.Pool({ connectionString: service.url, max: 4 });
+      const queries = countingClient();
+      const pool = new pg.Pool({ connectionString: service.url, max: 4, Client: queries.Client });
       pool.on('error', () => {});
       try {
         const fixture = new ScopeStoreFixture(pool, `${schema}.scope_options`, SETTINGS);
@@ -272,7 +275,7 @@ export const scopesScenario: Scenario = {
         const results: SizeResult[] = [];
         for (const size of sizes) {
           const started = Date.now();
-          results.push(await measureSize(fixture, pool, size, settings, size === sizes.at(-1)));
+          results.push(await measureSize(fixture, pool, queries, size, settings, size === sizes.at(-1)));
           console.log(`  ${size} scopes: ${((Date.now() - started) / 1000).toFixed(1)} s`);
         }
         await fixture.close();
