@@ -83,6 +83,8 @@ class WriteFixture {
   readonly #upsert: string;
   readonly #channel: string;
   readonly #etags = new Map<string, string>();
+  /** The floor's log entries so far: it numbers its entries itself (the library's commit numbers them in SQL). */
+  #floorEntries = 0;
   /** PUTs answered 412 (the ETag sent was no longer current) and sent again with the current one. */
   preconditionRetries = 0;
 
@@ -97,7 +99,7 @@ class WriteFixture {
     this.#upsert =
       `WITH written AS (INSERT INTO ${name.sql} (key, value, updated_at) VALUES ($1, $2, now()) ` +
       'ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at RETURNING 1), ' +
-      `logged AS (INSERT INTO ${name.logSql} (log, entry) VALUES ($3, $4) RETURNING 1) ` +
+      `logged AS (INSERT INTO ${name.logSql} (log, seq, entry) VALUES ($3, $7, $4) RETURNING 1) ` +
       'SELECT pg_notify($5, $6) FROM written, logged';
   }
 
@@ -182,7 +184,16 @@ class WriteFixture {
       actor: { id: 1 },
       via: 'rest',
     });
-    await this.#pool.query(this.#upsert, [key, text, 'bench_floor', entry, this.#channel, `k:floor:${key}`]);
+    this.#floorEntries++;
+    await this.#pool.query(this.#upsert, [
+      key,
+      text,
+      'bench_floor',
+      entry,
+      this.#channel,
+      `k:floor:${key}`,
+      this.#floorEntries,
+    ]);
   }
 }
 
@@ -261,7 +272,7 @@ const INTRO: readonly string[] = [
     '(a write that leaves it as it is stores nothing and records no history). The baseline writes the very text the ' +
     'library stores with one bare statement through the same pool: `INSERT … ON CONFLICT (key) DO UPDATE` under a ' +
     'key of its own beside the setting’s, one `INSERT` of a history row of the same form into the store’s log ' +
-    'table and a `pg_notify` on the store’s channel (the same work as the library’s commit, without its ' +
+    'table (numbered by the bench) and a `pg_notify` on the store’s channel (the same work as the library’s commit, without its ' +
     'conditions and log trimming).',
   `**PUT with If-Match**: ${CONCURRENCY} writers, each on a setting of its own, one write at a time each (a closed ` +
     'loop), sending the ETag the previous PUT answered (or `settings.getETag` when the answer has none; a 412 is ' +

@@ -16,6 +16,8 @@ export interface OptionTableSql {
   readonly create: string;
   /** Creates the change-log table when missing. */
   readonly createLog: string;
+  /** Creates the table of log heads (one row per log: its last entry number and trim marks) when missing. */
+  readonly createLogHead: string;
   /** `$1` key: the value row, if any. */
   readonly get: string;
   /** `$1` text[] of keys: key and value rows of the keys present. */
@@ -104,17 +106,31 @@ const COMMIT_RESULT =
 
 /**
  * The log append of a commit, when nothing was refused: `$7` log name, `$8` the entries
- * (oldest first, at most `keep`), `$9` how many of the existing entries stay (keep − appended). Rows inserted by a statement are
- * invisible to its own DELETE, so the trim removes the existing entries beyond `$9` and the
- * caller appends no more than `keep`.
+ * (oldest first, at most `keep`), `$9` how many of the existing entries stay (keep − appended).
+ *
+ * Entries are numbered per log (`seq`, from 1). The log's head row counts them (`last`) and
+ * remembers up to which number the log is trimmed: the upsert of the head row takes its row
+ * lock, so concurrent commits to one log number their entries one after the other (a waiting
+ * commit reads the head as the other one left it). The trim then deletes exactly the entries
+ * that fell out of the newest `keep` since the last trim — an index range scan of the
+ * `(log, seq)` key bounded on both sides, so it never walks the dead index entries that
+ * earlier trims left at the old end of the log (a trim by `ORDER BY … OFFSET keep` walks all
+ * of them, and costs more with every write until a vacuum). The range reaches 64 numbers below
+ * the last trim, to catch an entry a concurrent commit inserted after this statement's
+ * snapshot was taken (only possible with a `keep` smaller than the commits in flight).
  */
-function logSql(log: string): string {
+function logSql(log: string, head: string): string {
   return (
-    `logged AS (INSERT INTO ${log} (log, entry) SELECT $7, entry FROM unnest($8::text[]) ` +
-    'WITH ORDINALITY AS appended(entry, position) WHERE NOT EXISTS (SELECT 1 FROM refused) ' +
-    'ORDER BY position RETURNING 1), ' +
-    `trimmed AS (DELETE FROM ${log} WHERE log = $7 AND NOT EXISTS (SELECT 1 FROM refused) ` +
-    `AND id IN (SELECT id FROM ${log} WHERE log = $7 ORDER BY id DESC OFFSET $9) RETURNING 1) `
+    `head AS (INSERT INTO ${head} AS h (log, last, trimmed, prev_trimmed) ` +
+    'SELECT $7, cardinality($8::text[]), 0, 0 WHERE NOT EXISTS (SELECT 1 FROM refused) ' +
+    'ON CONFLICT (log) DO UPDATE SET prev_trimmed = h.trimmed, ' +
+    'trimmed = greatest(h.trimmed, h.last - $9::bigint), last = h.last + EXCLUDED.last ' +
+    'RETURNING h.last, h.trimmed, h.prev_trimmed), ' +
+    `logged AS (INSERT INTO ${log} (log, seq, entry) ` +
+    'SELECT $7, head.last - cardinality($8::text[]) + appended.position, appended.entry ' +
+    'FROM head, unnest($8::text[]) WITH ORDINALITY AS appended(entry, position) RETURNING 1), ' +
+    `trimmed AS (DELETE FROM ${log} AS old USING head WHERE old.log = $7 ` +
+    'AND old.seq > head.prev_trimmed - 64 AND old.seq <= head.trimmed RETURNING 1) '
   );
 }
 
@@ -122,6 +138,7 @@ function logSql(log: string): string {
 export function optionTableSql(table: OptionTableName): OptionTableSql {
   const t = table.sql;
   const log = table.logSql;
+  const head = table.logHeadSql;
   return {
     exists: 'SELECT to_regclass($1) IS NOT NULL AS present',
     create:
@@ -132,9 +149,15 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
     createLog:
       `CREATE TABLE IF NOT EXISTS ${log} (` +
       'log text COLLATE "C" NOT NULL, ' +
-      'id bigserial NOT NULL, ' +
+      'seq bigint NOT NULL, ' +
       'entry text NOT NULL, ' +
-      'PRIMARY KEY (log, id))',
+      'PRIMARY KEY (log, seq))',
+    createLogHead:
+      `CREATE TABLE IF NOT EXISTS ${head} (` +
+      'log text COLLATE "C" PRIMARY KEY, ' +
+      'last bigint NOT NULL, ' +
+      'trimmed bigint NOT NULL, ' +
+      'prev_trimmed bigint NOT NULL)',
     get: `SELECT value FROM ${t} WHERE key = $1`,
     getMany: `SELECT key, value FROM ${t} WHERE key = ANY($1::text[])`,
     set:
@@ -146,8 +169,8 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
       'SELECT pg_notify($2, $3) FROM removed',
     commit: `${writesSql(t)} ${COMMIT_RESULT}`,
     commitNames: { commit: `${table.channel}_c`, commitWithLog: `${table.channel}_cl` },
-    commitWithLog: `${writesSql(t)}, ${logSql(log)}${COMMIT_RESULT}`,
-    readLog: `SELECT entry FROM ${log} WHERE log = $1 ORDER BY id DESC LIMIT $2`,
+    commitWithLog: `${writesSql(t)}, ${logSql(log, head)}${COMMIT_RESULT}`,
+    readLog: `SELECT entry FROM ${log} WHERE log = $1 ORDER BY seq DESC LIMIT $2`,
     listKeys:
       `SELECT key FROM ${t} WHERE key >= $1 AND ($2::text IS NULL OR key < $2::text) ` +
       'AND starts_with(key, $1)',

@@ -320,7 +320,11 @@ export class PostgresOptionStore implements OptionStore {
   }
 
   #ensureLogTable(): Promise<void> {
-    this.#logTableReady ??= this.#createTable(this.#tableName.logSql, this.#sql.createLog).catch(
+    this.#logTableReady ??= Promise.all([
+      this.#createTable(this.#tableName.logSql, this.#sql.createLog),
+      this.#createTable(this.#tableName.logHeadSql, this.#sql.createLogHead),
+    ]).then(
+      () => undefined,
       (error: unknown) => {
         this.#logTableReady = null;
         throw error;

@@ -19,6 +19,11 @@ export interface OptionTableName {
    * and made distinct with a hash of the full name).
    */
   readonly logSql: string;
+  /**
+   * The quoted SQL form of the log heads table beside it: one row per log with its last entry
+   * number and how far it has been trimmed (`<table>_log_head`, cut and hashed as above).
+   */
+  readonly logHeadSql: string;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/;
@@ -43,25 +48,27 @@ export function optionTableName(name: string): OptionTableName {
         `at most ${MAX_IDENTIFIER_BYTES} characters per part)`,
     );
   }
-  const quoted = parts.map((part) => `"${part}"`);
   const table = parts[parts.length - 1]!;
-  quoted[quoted.length - 1] = `"${logTableFor(table)}"`;
+  const beside = (suffix: string) =>
+    [...parts.slice(0, -1), sideTableFor(table, suffix)].map((part) => `"${part}"`).join('.');
   return {
     name,
     sql: parts.map((part) => `"${part}"`).join('.'),
     channel: channelFor(name),
-    logSql: quoted.join('.'),
+    logSql: beside('_log'),
+    logHeadSql: beside('_log_head'),
   };
 }
 
-const LOG_SUFFIX = '_log';
-
-/** `<table>_log`, or, when that exceeds the identifier limit, a cut stem, a hash of the table name and `_log`. */
-function logTableFor(table: string): string {
-  if (table.length + LOG_SUFFIX.length <= MAX_IDENTIFIER_BYTES) return table + LOG_SUFFIX;
+/**
+ * `<table><suffix>`, or, when that exceeds the identifier limit, a cut stem, a hash of the
+ * table name and the suffix.
+ */
+function sideTableFor(table: string, suffix: string): string {
+  if (table.length + suffix.length <= MAX_IDENTIFIER_BYTES) return table + suffix;
   const hash = fnv1a32(table).toString(16).padStart(8, '0');
-  const stem = table.slice(0, MAX_IDENTIFIER_BYTES - LOG_SUFFIX.length - hash.length - 1);
-  return `${stem}_${hash}${LOG_SUFFIX}`;
+  const stem = table.slice(0, MAX_IDENTIFIER_BYTES - suffix.length - hash.length - 1);
+  return `${stem}_${hash}${suffix}`;
 }
 
 /**

@@ -318,6 +318,49 @@ describe('PostgresOptionStore: the store capability', () => {
     expect(await longStore.readLog('history', 5)).toEqual(['e']);
   });
 
+  it('numbers log entries per log and trims exactly what fell out of the newest keep', async () => {
+    const table = freshTable();
+    const store = new PostgresOptionStore({ client: database, table });
+    for (let n = 1; n <= 60; n++) {
+      await store.commit({
+        writes: [{ key: 'k', value: String(n) }],
+        log: { name: 'h', entries: [`e${n}`], keep: 10 },
+      });
+    }
+    await store.commit({
+      writes: [{ key: 'other', value: 'x' }],
+      log: { name: 'other', entries: ['o1'], keep: 10 },
+    });
+    const { rows } = await database.query<{ seq: number; entry: string }>(
+      `SELECT seq::int AS seq, entry FROM "${table}_log" WHERE log = 'h' ORDER BY seq`,
+    );
+    expect(rows).toEqual(
+      Array.from({ length: 10 }, (_, index) => ({ seq: 51 + index, entry: `e${51 + index}` })),
+    );
+    const { rows: heads } = await database.query(
+      `SELECT log, last::int AS last, trimmed::int AS trimmed FROM "${table}_log_head" ORDER BY log`,
+    );
+    expect(heads).toEqual([
+      { log: 'h', last: 60, trimmed: 50 },
+      { log: 'other', last: 1, trimmed: 0 },
+    ]);
+    // A smaller keep trims everything beyond it in one commit; a larger one keeps what is there.
+    await store.commit({
+      writes: [{ key: 'k', value: 'x' }],
+      log: { name: 'h', entries: ['e61', 'e62'], keep: 3 },
+    });
+    expect(await store.readLog('h', 100)).toEqual(['e62', 'e61', 'e60']);
+    await store.commit({
+      writes: [{ key: 'k', value: 'y' }],
+      log: { name: 'h', entries: ['e63'], keep: 50 },
+    });
+    expect(await store.readLog('h', 100)).toEqual(['e63', 'e62', 'e61', 'e60']);
+    const { rows: left } = await database.query(
+      `SELECT count(*)::int AS n FROM "${table}_log" WHERE log = 'h'`,
+    );
+    expect(left).toEqual([{ n: 4 }]);
+  });
+
   it('announces a commit in ONE notification naming every key, or a resync beyond the payload limit', async () => {
     const store = new PostgresOptionStore({ client: database, table: freshTable() });
     const payloads: string[] = [];

@@ -9,7 +9,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on PostgreSQL', (url) =
   pool.on('error', () => {});
   const table = `cpf_conformance_${Math.random().toString(36).slice(2, 10)}`;
   afterAll(async () => {
-    await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
+    await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
     await pool.end();
   });
 

@@ -38,7 +38,8 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', 
   });
   afterAll(async () => {
     await admin.query('ROLLBACK').catch(() => undefined);
-    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
+    for (const table of tables)
+      await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
     await admin.end();
     await killer.end();
     await pool.end();

@@ -15,7 +15,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore re-reads after a notifi
   admin.on('error', () => {});
 
   afterAll(async () => {
-    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
+    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
     await admin.end();
   });
 

@@ -37,7 +37,8 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server'
   beforeAll(() => admin.connect());
   afterAll(async () => {
     await admin.query('ROLLBACK').catch(() => undefined);
-    for (const table of tables) await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
+    for (const table of tables)
+      await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
     await admin.end();
     await pool.end();
   });
