@@ -188,7 +188,7 @@ async function redisPaths(): Promise<StorePaths> {
     }),
     writeLibrary: path('settings.updateValue resolves', (n) => writer.updateValue(ID, `w${n}`)),
     writeFloor: path('client.eval(SET + PUBLISH script) resolves', async (n) => {
-      await client.eval(SET_AND_PUBLISH, 1, FLOOR_KEY, `w${n}`, FLOOR_CHANNEL, floorMessage);
+      await client.eval(SET_AND_PUBLISH.text, 1, FLOOR_KEY, `w${n}`, FLOOR_CHANNEL, floorMessage);
     }),
   };
 }

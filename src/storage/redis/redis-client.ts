@@ -45,6 +45,11 @@ export interface RedisCommands extends RedisScanner {
   mget(keys: string[]): Promise<Array<string | null>>;
   /** `EVAL script numberOfKeys keys… args…`. */
   eval(script: string, numberOfKeys: number, ...args: string[]): Promise<unknown>;
+  /**
+   * `EVALSHA sha1 numberOfKeys keys… args…`: a script the server has cached, by its hash (the
+   * store falls back to `eval` when the server answers `NOSCRIPT`, or when the client has none).
+   */
+  evalsha?(sha1: string, numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** `LRANGE key start stop`: the elements of a list. */
   lrange(key: string, start: number, stop: number): Promise<string[]>;
 }

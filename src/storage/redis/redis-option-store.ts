@@ -11,7 +11,7 @@ import {
   type RedisSubscriber,
 } from './redis-client';
 import { clusterLayout, type RedisKeyLayout, standaloneLayout } from './redis-key-layout';
-import { COMMIT, DELETE_AND_PUBLISH, SET_AND_PUBLISH } from './redis-scripts';
+import { COMMIT, DELETE_AND_PUBLISH, type LuaScript, SET_AND_PUBLISH } from './redis-scripts';
 import { RedisSubscriptionFeed } from './subscription-feed';
 
 /** Options of {@link RedisOptionStore}. */
@@ -153,7 +153,7 @@ export class RedisOptionStore implements OptionStore {
   /** {@inheritDoc OptionStore.set} */
   set(key: string, value: string): Promise<void> {
     return this.#core.run('set', async () => {
-      await this.#client.eval(
+      await this.#eval(
         SET_AND_PUBLISH,
         1,
         this.#layout.optionKey(key),
@@ -167,7 +167,7 @@ export class RedisOptionStore implements OptionStore {
   /** {@inheritDoc OptionStore.delete} */
   delete(key: string): Promise<boolean> {
     return this.#core.run('delete', async () => {
-      const removed = await this.#client.eval(
+      const removed = await this.#eval(
         DELETE_AND_PUBLISH,
         1,
         this.#layout.optionKey(key),
@@ -206,8 +206,23 @@ export class RedisOptionStore implements OptionStore {
         args.push(value === null ? '0' : '1', value ?? '', conditionMode(expect), expect ?? '');
       }
       if (log) args.push(...log.entries.slice(-log.keep));
-      const failed = await this.#client.eval(COMMIT, redisKeys.length, ...redisKeys, ...args);
+      const failed = await this.#eval(COMMIT, redisKeys.length, ...redisKeys, ...args);
       return commitResult(writes, failed);
+    });
+  }
+
+  /**
+   * Runs `script` by its hash (`EVALSHA`: the script's text is not sent again with every write),
+   * and by its text when the server does not know it yet (`NOSCRIPT`: after a restart or a
+   * `SCRIPT FLUSH`, on another cluster node) — a refused `EVALSHA` ran nothing, so running the
+   * text then is safe — or when the client has no `evalsha`.
+   */
+  #eval(script: LuaScript, keyCount: number, ...args: string[]): Promise<unknown> {
+    const client = this.#client;
+    if (typeof client.evalsha !== 'function') return client.eval(script.text, keyCount, ...args);
+    return client.evalsha(script.sha1, keyCount, ...args).catch((error: unknown) => {
+      if (!isNoScript(error)) throw error;
+      return client.eval(script.text, keyCount, ...args);
     });
   }
 
@@ -321,4 +336,9 @@ async function scanAll(scanner: RedisScanner, pattern: string): Promise<string[]
     cursor = next;
   } while (cursor !== '0');
   return keys;
+}
+
+/** Whether Redis refused an `EVALSHA` because it does not have the script cached. */
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
 }

@@ -10,12 +10,12 @@
  */
 
 /** KEYS[1] the key; ARGV[1] the value, ARGV[2] the channel, ARGV[3] the message. */
-export const SET_AND_PUBLISH = `redis.call('SET', KEYS[1], ARGV[1])
+const SET_AND_PUBLISH_TEXT = `redis.call('SET', KEYS[1], ARGV[1])
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1`;
 
 /** KEYS[1] the key; ARGV[1] the channel, ARGV[2] the message. Returns how many keys were removed. */
-export const DELETE_AND_PUBLISH = `local removed = redis.call('DEL', KEYS[1])
+const DELETE_AND_PUBLISH_TEXT = `local removed = redis.call('DEL', KEYS[1])
 if removed > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
 return removed`;
 
@@ -31,7 +31,7 @@ return removed`;
  * an empty array: it set and deleted the keys, pushed the entries (newest at the head), trimmed
  * the list to `keep` and published the one change message.
  */
-export const COMMIT = `local n = tonumber(ARGV[1])
+const COMMIT_TEXT = `local n = tonumber(ARGV[1])
 local hasLog = ARGV[2] == '1'
 local failed = {}
 for i = 1, n do
@@ -68,3 +68,29 @@ if hasLog then
 end
 redis.call('PUBLISH', ARGV[4], ARGV[5])
 return failed`;
+
+/** A Lua script and the SHA-1 of its text, by which Redis knows it once loaded (`EVALSHA`). */
+export interface LuaScript {
+  /** The script's text, for `EVAL` (which also loads it into the server's script cache). */
+  readonly text: string;
+  /** The lower-case hex SHA-1 of {@link text} (checked by a test), for `EVALSHA`. */
+  readonly sha1: string;
+}
+
+/** Sets a key and publishes its change message (see the text above). */
+export const SET_AND_PUBLISH: LuaScript = {
+  text: SET_AND_PUBLISH_TEXT,
+  sha1: 'd32145cdc898bec7498da479a4bd0b9b657d83c7',
+};
+
+/** Deletes a key and publishes its change message when one was removed. */
+export const DELETE_AND_PUBLISH: LuaScript = {
+  text: DELETE_AND_PUBLISH_TEXT,
+  sha1: 'd4520c267501f5b5edf1d6a1977cd0a1c4564124',
+};
+
+/** The atomic commit. */
+export const COMMIT: LuaScript = {
+  text: COMMIT_TEXT,
+  sha1: '078cbb228e9899ad6d0ea9bb93c71a110cd9aebc',
+};

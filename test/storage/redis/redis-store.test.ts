@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OptionStoreError } from 'commerce-plugin-framework';
 import {
   DEFAULT_REDIS_KEY_PREFIX,
@@ -6,6 +7,7 @@ import {
 } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
+import { COMMIT, DELETE_AND_PUBLISH, SET_AND_PUBLISH } from '../../../src/storage/redis/redis-scripts';
 import { describeWithService } from '../../support/services';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
 
@@ -28,6 +30,46 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
     if (leftovers.length > 0) await admin.del(...leftovers);
     client.disconnect();
     admin.disconnect();
+  });
+
+  it('runs its scripts by hash (EVALSHA), by text when Redis lost them (NOSCRIPT) or the client has no evalsha', async () => {
+    const calls: string[] = [];
+    const counting = Object.create(client) as Redis;
+    counting.eval = ((...args: Parameters<Redis['eval']>) => {
+      calls.push('eval');
+      return client.eval(...args);
+    }) as Redis['eval'];
+    counting.evalsha = ((...args: Parameters<Redis['evalsha']>) => {
+      calls.push('evalsha');
+      return client.evalsha(...args);
+    }) as Redis['evalsha'];
+    const keyPrefix = freshPrefix();
+    const store = new RedisOptionStore({ client: counting, keyPrefix });
+    await admin.call('SCRIPT', 'FLUSH');
+    await store.set('a', '1'); // not cached: EVALSHA is refused, EVAL runs it and caches it
+    await store.set('a', '2');
+    expect(await store.commit({ writes: [{ key: 'a', value: '3', expect: '2' }] })).toEqual({ ok: true });
+    expect(await store.delete('a')).toBe(true);
+    // Each script is sent as text once, the first time the server lacks it.
+    expect(calls).toEqual(['evalsha', 'eval', 'evalsha', 'evalsha', 'eval', 'evalsha', 'eval']);
+    calls.length = 0;
+    await store.set('a', '4');
+    expect(await store.commit({ writes: [{ key: 'a', value: '5', expect: '4' }] })).toEqual({ ok: true });
+    expect(await store.delete('a')).toBe(true);
+    expect(calls).toEqual(['evalsha', 'evalsha', 'evalsha']);
+    expect(await admin.get(`${keyPrefix}a`)).toBeNull();
+
+    const withoutEvalsha = Object.create(client) as Redis;
+    Object.defineProperty(withoutEvalsha, 'evalsha', { value: undefined });
+    const plain = new RedisOptionStore({ client: withoutEvalsha, keyPrefix });
+    await plain.set('b', 'x');
+    expect(await admin.get(`${keyPrefix}b`)).toBe('x');
+  });
+
+  it('knows each script by the SHA-1 of its text', () => {
+    for (const script of [SET_AND_PUBLISH, DELETE_AND_PUBLISH, COMMIT]) {
+      expect(script.sha1).toBe(createHash('sha1').update(script.text).digest('hex'));
+    }
   });
 
   it('stores option k under the Redis key keyPrefix + k, with the documented default prefix', async () => {
