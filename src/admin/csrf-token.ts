@@ -1,5 +1,6 @@
 import { DEFAULT_CSRF_MAX_AGE_MS } from '../rest/admin-hook';
 import { constantTimeEqual } from '../rest/constant-time';
+import { hmacSha256Key } from '../settings/secrets/hmac-key';
 
 /**
  * CSRF tokens of the admin forms: `<issued at>.<signature>`, where the signature is the
@@ -16,23 +17,11 @@ const TOKEN_CONTEXT = 'commerce-plugin-framework/admin-csrf/v2\u0000';
 const TOKEN_FORMAT = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 const encoder = new TextEncoder();
 
-let cachedKey: { secret: string; key: Promise<CryptoKey> } | null = null;
-
 function signingKey(secret: string): Promise<CryptoKey> {
   if (typeof secret !== 'string' || secret === '') {
     return Promise.reject(new Error('The admin pages need a non-empty csrfSecret'));
   }
-  if (cachedKey?.secret !== secret) {
-    const key = crypto.subtle.importKey(
-      'raw',
-      encoder.encode(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    cachedKey = { secret, key };
-  }
-  return cachedKey.key;
+  return hmacSha256Key(secret);
 }
 
 function toBase64Url(bytes: Uint8Array): string {

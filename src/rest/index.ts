@@ -99,6 +99,7 @@ export type { ArgValue, InferParams, PathParamNames, ValueOfSchema } from './typ
 export { type ItemRoutes, type ItemRoutesOptions, itemRoutes } from './typed-routes/item-routes';
 export {
   type HandlerResult,
+  type MethodShortcut,
   type ResponseDeclaration,
   RouteBuilder,
   type TypedEndpoint,

@@ -342,6 +342,20 @@ export abstract class Framework_Abstract_Settings {
   }
 
   /**
+   * The setting a write of `id` changes, the change feed followed from now on; a rejected
+   * promise (never a throw: writes answer promises) for an unknown id.
+   */
+  #writableSetting(id: string): Framework_Setting | Promise<never> {
+    try {
+      const setting = this.#requireSetting(id);
+      this.#core.startWatching();
+      return setting;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
    * Validates `value`, writes it to the store (in one atomic step with its history entry) and
    * then to memory. Resolves once the store has it. Writes to one setting are applied in the
    * order they were made.
@@ -359,13 +373,8 @@ export abstract class Framework_Abstract_Settings {
   updateValue(id: string, value: unknown, options?: WriteOptions): Promise<void> {
     // Read synchronously, before anything is awaited: see writes/write-context.ts.
     const context = currentWriteContext(this, id);
-    let setting: Framework_Setting;
-    try {
-      setting = this.#requireSetting(id);
-      this.#core.startWatching();
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const setting = this.#writableSetting(id);
+    if (setting instanceof Promise) return setting;
     const problem = setting.describeInvalidValue(value);
     if (problem !== undefined) {
       const issues = setting.describeInvalidValueIssues(value) ?? [];
@@ -392,13 +401,8 @@ export abstract class Framework_Abstract_Settings {
    */
   deleteValue(id: string, options?: WriteOptions): Promise<boolean> {
     const context = currentWriteContext(this, id);
-    let setting: Framework_Setting;
-    try {
-      setting = this.#requireSetting(id);
-      this.#core.startWatching();
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const setting = this.#writableSetting(id);
+    if (setting instanceof Promise) return setting;
     const change = { setting, scope: context?.scope ?? '', remove: true, value: null };
     if (context?.capture) {
       context.capture.push(change);

@@ -114,16 +114,15 @@ function reachableFrom(
   return seen;
 }
 
+/** A check of one kind of ambiguity over an automaton and its strongly connected components. */
+type AmbiguityCheck = (automaton: PositionAutomaton, component: Int32Array, counter: StepCounter) => boolean;
+
 /**
  * Exponential: a transition taken in two ways inside a cycle, or, in the product of the
  * automaton with itself, a component that holds both a pair `(p, p)` and a pair `(q, r)` with
  * `q ≠ r` (two different paths leave `p` and come back to it on one text).
  */
-function hasExponentialAmbiguity(
-  automaton: PositionAutomaton,
-  component: Int32Array,
-  counter: StepCounter,
-): boolean {
+const hasExponentialAmbiguity: AmbiguityCheck = (automaton, component, counter) => {
   const { chars, follow } = automaton;
   const count = chars.length;
   for (let state = 0; state < count; state++) {
@@ -183,18 +182,14 @@ function hasExponentialAmbiguity(
     }
   }
   return false;
-}
+};
 
 /**
  * Polynomial: looping states `p ≠ q` and one text that reads `p → p`, `p → q` and `q → q`:
  * in the product of three copies of the automaton, a path from `(p, p, q)` to `(p, q, q)`.
  * The first copy stays in `p`'s component, the third in `q`'s, the second between the two.
  */
-function hasPolynomialAmbiguity(
-  automaton: PositionAutomaton,
-  component: Int32Array,
-  counter: StepCounter,
-): boolean {
+const hasPolynomialAmbiguity: AmbiguityCheck = (automaton, component, counter) => {
   const { chars, follow } = automaton;
   const count = chars.length;
   const forward = follow.map((targets) => [...targets.keys()]);
@@ -237,7 +232,7 @@ function hasPolynomialAmbiguity(
     }
   }
   return false;
-}
+};
 
 /**
  * Whether backtracking on the automaton can take exponential or super-linear polynomial time

@@ -45,6 +45,19 @@ export interface TypedEndpoint<A extends Readonly<Record<string, ArgSchema>>, P 
 }
 
 /**
+ * A one-method shortcut of {@link RouteBuilder} (`get`, `post`, `put`, `patch`, `delete`): the
+ * path and the endpoint, typed as {@link RouteBuilder.on} types them; answers the builder.
+ */
+export type MethodShortcut<B> = <
+  const P extends string,
+  const A extends Readonly<Record<string, ArgSchema>>,
+  const S = unknown,
+>(
+  path: P,
+  endpoint: TypedEndpoint<A, P, S>,
+) => B;
+
+/**
  * Registers a plugin's routes in one namespace with typed handlers: `r.get(path, endpoint)`,
  * `r.post`, `r.put`, `r.patch`, `r.delete`, or `r.on(methods, path, endpoint)`. Given to
  * `definePlugin`'s `routes(r)`; usable on any `RouteRegistry` too.
@@ -74,44 +87,15 @@ export class RouteBuilder {
   }
 
   /** A GET endpoint (HEAD and OPTIONS are answered by the server). */
-  get<const P extends string, const A extends Readonly<Record<string, ArgSchema>>, const S = unknown>(
-    path: P,
-    endpoint: TypedEndpoint<A, P, S>,
-  ): this {
-    return this.on('GET', path, endpoint);
-  }
-
+  readonly get: MethodShortcut<this> = (path, endpoint) => this.on('GET', path, endpoint);
   /** A POST endpoint. */
-  post<const P extends string, const A extends Readonly<Record<string, ArgSchema>>, const S = unknown>(
-    path: P,
-    endpoint: TypedEndpoint<A, P, S>,
-  ): this {
-    return this.on('POST', path, endpoint);
-  }
-
+  readonly post: MethodShortcut<this> = (path, endpoint) => this.on('POST', path, endpoint);
   /** A PUT endpoint. */
-  put<const P extends string, const A extends Readonly<Record<string, ArgSchema>>, const S = unknown>(
-    path: P,
-    endpoint: TypedEndpoint<A, P, S>,
-  ): this {
-    return this.on('PUT', path, endpoint);
-  }
-
+  readonly put: MethodShortcut<this> = (path, endpoint) => this.on('PUT', path, endpoint);
   /** A PATCH endpoint. */
-  patch<const P extends string, const A extends Readonly<Record<string, ArgSchema>>, const S = unknown>(
-    path: P,
-    endpoint: TypedEndpoint<A, P, S>,
-  ): this {
-    return this.on('PATCH', path, endpoint);
-  }
-
+  readonly patch: MethodShortcut<this> = (path, endpoint) => this.on('PATCH', path, endpoint);
   /** A DELETE endpoint. */
-  delete<const P extends string, const A extends Readonly<Record<string, ArgSchema>>, const S = unknown>(
-    path: P,
-    endpoint: TypedEndpoint<A, P, S>,
-  ): this {
-    return this.on('DELETE', path, endpoint);
-  }
+  readonly delete: MethodShortcut<this> = (path, endpoint) => this.on('DELETE', path, endpoint);
 
   /** An endpoint answering one or several methods (the same path may be given several endpoints, one per method). */
   on<const P extends string, const A extends Readonly<Record<string, ArgSchema>>, const S = unknown>(

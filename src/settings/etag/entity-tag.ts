@@ -1,23 +1,8 @@
 import { encodeBase64Url } from '../secrets/base64';
+import { hmacSha256Key } from '../secrets/hmac-key';
 
 const encoder = new TextEncoder();
 const TAG_BYTES = 16;
-
-let cachedKey: { salt: string; key: Promise<CryptoKey> } | undefined;
-
-function hmacKey(salt: string): Promise<CryptoKey> {
-  if (cachedKey?.salt !== salt) {
-    const key = crypto.subtle.importKey(
-      'raw',
-      encoder.encode(salt),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    cachedKey = { salt, key };
-  }
-  return cachedKey.key;
-}
 
 /**
  * A strong entity tag (`"…"`, 22 base64url characters) naming stored state: an HMAC-SHA-256,
@@ -34,7 +19,7 @@ export async function entityTag(
   for (const [key, text] of parts) {
     input += `${key.length}:${key}${text === undefined ? '-' : `${text.length}:${text}`};`;
   }
-  const signature = await crypto.subtle.sign('HMAC', await hmacKey(salt), encoder.encode(input));
+  const signature = await crypto.subtle.sign('HMAC', await hmacSha256Key(salt), encoder.encode(input));
   return `"${encodeBase64Url(new Uint8Array(signature, 0, TAG_BYTES))}"`;
 }
 
