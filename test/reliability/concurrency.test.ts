@@ -54,7 +54,7 @@ describeWithService('DATABASE_URL', '1,000 concurrent PUTs over two servers on o
   afterAll(async () => {
     for (const plugin of plugins) plugin.settings.dispose();
     for (const store of stores) await store.close();
-    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
+    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
     await admin.query(`DROP TABLE IF EXISTS "${history}"`);
     await admin.query(`DROP FUNCTION IF EXISTS "${history}_record"()`);
     for (const pool of [admin, ...pools]) await pool.end();

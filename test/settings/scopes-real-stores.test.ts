@@ -9,7 +9,7 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import fc from 'fast-check';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REAL_STORES, type StorePair } from '../reliability/support/real-stores';
+import { REAL_STORES, type StorePair, storePair } from '../reliability/support/real-stores';
 import { describeWithRedisCluster } from '../support/redis-cluster';
 
 class ShopSettings extends Framework_Abstract_Settings {
@@ -161,18 +161,9 @@ describeWithRedisCluster('scopes on a local 3-master Redis Cluster', (cluster) =
     const clients = [new Cluster([...cluster().nodes]), new Cluster([...cluster().nodes])];
     for (const client of clients) client.on('error', () => {});
     const keyPrefix = `cpf-test:scopes:${Date.now().toString(36)}:`;
-    const [first, second] = clients.map((client) => new RedisOptionStore({ client, keyPrefix })) as [
-      RedisOptionStore,
-      RedisOptionStore,
-    ];
-    return {
-      first,
-      second,
-      async close() {
-        await first.close();
-        await second.close();
-        for (const client of clients) client.disconnect();
-      },
-    };
+    const stores = clients.map((client) => new RedisOptionStore({ client, keyPrefix }));
+    return storePair(stores, () => {
+      for (const client of clients) client.disconnect();
+    });
   }, 15);
 });

@@ -27,6 +27,29 @@ export interface RealStoreKind {
   readonly open: () => Promise<StorePair>;
 }
 
+/**
+ * The pair of `stores` (two instances over the same data): closing it closes both stores, then
+ * runs `cleanup` (drop the data, end the clients).
+ */
+export function storePair(
+  stores: readonly (OptionStore & { close(): Promise<void> })[],
+  cleanup: () => Promise<void> | void,
+): StorePair {
+  const [first, second] = stores as [
+    OptionStore & { close(): Promise<void> },
+    OptionStore & { close(): Promise<void> },
+  ];
+  return {
+    first,
+    second,
+    async close() {
+      await first.close();
+      await second.close();
+      await cleanup();
+    },
+  };
+}
+
 let counter = 0;
 const unique = () =>
   `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -39,17 +62,8 @@ export const REAL_STORES: readonly RealStoreKind[] = [
     async open() {
       const database = new PGlite();
       const table = `integrity_${unique()}`;
-      const first = new PostgresOptionStore({ client: database, table });
-      const second = new PostgresOptionStore({ client: database, table });
-      return {
-        first,
-        second,
-        async close() {
-          await first.close();
-          await second.close();
-          await database.close();
-        },
-      };
+      const stores = [0, 1].map(() => new PostgresOptionStore({ client: database, table }));
+      return storePair(stores, () => database.close());
     },
   },
   {
@@ -63,20 +77,11 @@ export const REAL_STORES: readonly RealStoreKind[] = [
       ];
       for (const pool of pools) pool.on('error', () => {});
       const table = `integrity_${unique()}`;
-      const [first, second] = pools.map((client) => new PostgresOptionStore({ client, table })) as [
-        PostgresOptionStore,
-        PostgresOptionStore,
-      ];
-      return {
-        first,
-        second,
-        async close() {
-          await first.close();
-          await second.close();
-          await pools[0]!.query(`DROP TABLE IF EXISTS "${table}", "${table}_log"`);
-          for (const pool of pools) await pool.end();
-        },
-      };
+      const stores = pools.map((client) => new PostgresOptionStore({ client, table }));
+      return storePair(stores, async () => {
+        await pools[0]!.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+        for (const pool of pools) await pool.end();
+      });
     },
   },
   {
@@ -86,24 +91,15 @@ export const REAL_STORES: readonly RealStoreKind[] = [
       const url = serviceUrl('REDIS_URL')!;
       const clients = [new Redis(url), new Redis(url)];
       const keyPrefix = `cpf-test:integrity:${unique()}:`;
-      const [first, second] = clients.map((client) => new RedisOptionStore({ client, keyPrefix })) as [
-        RedisOptionStore,
-        RedisOptionStore,
-      ];
-      return {
-        first,
-        second,
-        async close() {
-          await first.close();
-          await second.close();
-          const client = clients[0]!;
-          for (const pattern of [`${keyPrefix}*`, `option-store-log:${keyPrefix}*`]) {
-            const keys = await client.keys(pattern);
-            if (keys.length > 0) await client.del(...keys);
-          }
-          for (const each of clients) each.disconnect();
-        },
-      };
+      const stores = clients.map((client) => new RedisOptionStore({ client, keyPrefix }));
+      return storePair(stores, async () => {
+        const client = clients[0]!;
+        for (const pattern of [`${keyPrefix}*`, `option-store-log:${keyPrefix}*`]) {
+          const keys = await client.keys(pattern);
+          if (keys.length > 0) await client.del(...keys);
+        }
+        for (const each of clients) each.disconnect();
+      });
     },
   },
 ];
