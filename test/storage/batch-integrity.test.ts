@@ -31,7 +31,8 @@ describeWithService('DATABASE_URL', 'batch integrity on PostgreSQL', (url) => {
   const table = `cpf_batches_${uniqueSuffix()}`;
   const crashTable = `${table}_crash`;
   afterAll(async () => {
-    for (const name of [table, crashTable]) await pool.query(`DROP TABLE IF EXISTS "${name}", "${name}_log", "${name}_log_head"`);
+    for (const name of [table, crashTable])
+      await pool.query(`DROP TABLE IF EXISTS "${name}", "${name}_log", "${name}_log_head"`);
     await pool.end();
   });
   checkBatchIntegrity({
