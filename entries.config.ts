@@ -19,3 +19,12 @@ export const entryPoints = {
 
 /** Entry points whose source exists yet (later layers land one by one). */
 export type EntrySubpath = keyof typeof entryPoints;
+
+/**
+ * The programs the package installs (`package.json#bin`), built as ES modules beside the entries
+ * (sharing their chunks, so a program and the config it loads use one copy of the library). They
+ * are no import targets: not in `exports`, no declarations. Output name → source file.
+ */
+export const binEntries = {
+  'cli/cpf': 'src/cli/cpf.ts',
+} as const;

@@ -6,7 +6,7 @@
  */
 import { execFileSync, fork } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printSections, printTable } from './harness/console-table';
 import { renderReadmeTable, replaceReadmeTable } from './harness/readme-table';
@@ -20,18 +20,22 @@ import type {
 } from './harness/scenario';
 import { failedRow } from './harness/skipped-row';
 import { argsVsAjvScenario } from './scenarios/args-vs-ajv';
+import { buildScenario } from './scenarios/build';
 import { bundleScenario } from './scenarios/bundle';
 import { changePathScenario } from './scenarios/change-path';
+import { cliScenario } from './scenarios/cli';
 import { coldStartScenario } from './scenarios/cold-start';
 import { fetchVsHonoScenario } from './scenarios/fetch-vs-hono';
 import { getValueScenario } from './scenarios/get-value';
 import { handlerCostScenario } from './scenarios/handler-cost';
 import { httpFastifyScenario, httpNodeScenario } from './scenarios/http-end-to-end';
+import { lifecycleScenario } from './scenarios/lifecycle';
 import { listPgliteScenario } from './scenarios/list-pglite';
 import { ownWorkScenario } from './scenarios/own-work';
 import { propagationScenario } from './scenarios/propagation';
 import { routeMatchingScenario } from './scenarios/route-matching';
 import { scopesScenario } from './scenarios/scopes';
+import { soakScenario } from './scenarios/soak';
 import { writesScenario } from './scenarios/writes';
 
 const SCENARIOS: readonly Scenario[] = [
@@ -49,7 +53,11 @@ const SCENARIOS: readonly Scenario[] = [
   scopesScenario,
   coldStartScenario,
   writesScenario,
+  lifecycleScenario,
   bundleScenario,
+  buildScenario,
+  cliScenario,
+  soakScenario,
 ];
 
 const FULL: RunSettings = {
@@ -185,6 +193,12 @@ async function main(): Promise<void> {
     return;
   }
   const started = Date.now();
+  // The machine's load (1-minute average) at the start, at most during the run, at the end.
+  const load = { start: loadavg()[0]!, max: loadavg()[0]!, end: 0 };
+  const loadSampler = setInterval(() => {
+    load.max = Math.max(load.max, loadavg()[0]!);
+  }, 5_000);
+  loadSampler.unref();
   const rows: ScenarioResult[] = [];
   const sections: ReportSection[] = [];
   for (const scenario of SCENARIOS) {
@@ -197,6 +211,9 @@ async function main(): Promise<void> {
     console.log(`  ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s`);
   }
   const seconds = (Date.now() - started) / 1000;
+  clearInterval(loadSampler);
+  load.end = loadavg()[0]!;
+  load.max = Math.max(load.max, load.end);
   console.log();
   printTable(rows);
   printSections(sections);
@@ -210,6 +227,7 @@ async function main(): Promise<void> {
   const report = {
     generatedAt: new Date().toISOString(),
     environment: environment(),
+    load,
     settings,
     partial: quick || only !== null,
     seconds,

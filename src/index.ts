@@ -9,6 +9,7 @@
  * @module commerce-plugin-framework
  */
 
+export { type CliConfig, defineCliConfig } from './cli/define-cli-config';
 export { Framework_Plugin_Exception } from './errors/framework-plugin-exception';
 export { OptionStoreError, type OptionStoreOperation } from './errors/option-store-error';
 export * from './rest/index';
@@ -18,15 +19,56 @@ export {
   type SettingArgs,
   type SettingsOptions,
 } from './settings/abstract-settings';
+export type { ExportOptions } from './settings/config/export-settings';
+export type { ImportOptions } from './settings/config/plan-import';
+export type { RestoreOptions } from './settings/config/plan-restore';
+export {
+  type EnvironmentReference,
+  SETTINGS_DOCUMENT_FORMAT,
+  type SecretReference,
+  type SettingsDocument,
+} from './settings/config/settings-document';
+export {
+  type PlanChange,
+  type PlanConflict,
+  PlanConflictError,
+  type PlanError,
+  type PlanErrorCode,
+  PlanRefusedError,
+  type SettingsPlan,
+} from './settings/config/settings-plan';
 export { type ControlObject, Framework_Control } from './settings/control';
 export { CONTROL_TYPES, type ControlType } from './settings/control-types';
 export type { HistoryEntry, WriteActor, WriteVia } from './settings/history/history-entry';
 export type { HistoryQuery } from './settings/history/history-query';
 export { MAX_JSON_DEPTH } from './settings/json-value';
+export { type RequiredCondition, requiredWhen } from './settings/rules/required-when';
+export { SettingsRuleFailedError, SettingsRulesError } from './settings/rules/rules-error';
+export type { RuleContext, RuleProblem, SettingsRule } from './settings/rules/settings-rule';
+export { MigrationFailedError } from './settings/schema-versions/migration-failed';
+export {
+  convertSetting,
+  defineMigration,
+  type MigrationChange,
+  remapOptions,
+  removeSetting,
+  renameSetting,
+} from './settings/schema-versions/migration-steps';
+export { SchemaOutdatedError } from './settings/schema-versions/schema-outdated';
+export type {
+  MigrateOptions,
+  MigrationLevel,
+  MigrationProgress,
+  MigrationReport,
+  MigrationStepReport,
+  SettingsMigration,
+} from './settings/schema-versions/settings-migration';
+export { ScopeNotFoundError } from './settings/scope/scope-not-found';
 export { isScopePath, MAX_SCOPE_DEPTH } from './settings/scope/scope-path';
 export type { DescribedSetting, ScopedSettings } from './settings/scope/scoped-settings';
 export { createAesGcmCipher } from './settings/secrets/aes-gcm-cipher';
 export { AES_GCM_KEY_ID_PATTERN, type AesGcmKey } from './settings/secrets/aes-gcm-key';
+export type { SecretAudit } from './settings/secrets/secret-audit';
 export { ENCRYPTED_TEXT_PREFIX, isEncryptedText, type SecretCipher } from './settings/secrets/secret-cipher';
 export { Framework_Setting, type SettingObject } from './settings/setting';
 export {
@@ -53,8 +95,11 @@ export type { SettingChange, WriteOptions } from './settings/writes/write-option
 export { MemoryOptionStore } from './storage/memory-option-store';
 export type { OptionStore } from './storage/option-store';
 export type {
+  StoreCheck,
   StoreCommit,
   StoreCommitResult,
   StoreLogAppend,
   StoreWrite,
 } from './storage/store-commit';
+export type { LogPage, LogPageQuery } from './storage/store-log';
+export type { ScanPage, ScanQuery } from './storage/store-scan';

@@ -34,8 +34,9 @@ const HTTP_NEXT =
 
 const PROPAGATION_MISS =
   '**A limit of the design, measured.** Both sides wait for the same network, database and scheduler; what the ' +
-  'library adds is its own CPU on the two ends and a heavier statement: the floor is a bare upsert + NOTIFY, the ' +
-  'library’s write is a conditional commit that also appends to and trims the history log (CONTRACT §8–9: If-Match ' +
+  'library adds is its own CPU on the two ends and a heavier statement: the floor is a bare upsert + history ' +
+  'row + NOTIFY, the library’s write is a conditional commit that also numbers its entry through the log’s head ' +
+  'row and trims the history log (CONTRACT §8–9: If-Match ' +
   'and history are one atomic step with the change). **Fixed this round:** (1) the PostgreSQL log trim was a ' +
   '`DELETE … WHERE id IN (… ORDER BY id DESC OFFSET keep)` that walked every dead index entry earlier trims had ' +
   'left (about 0.6 ms per commit with 1,000 entries kept, growing until a vacuum); entries are now numbered per ' +
@@ -46,18 +47,40 @@ const PROPAGATION_MISS =
   'connection: the library’s CPU is 60–90 µs per end in the paced in-process diagnostic, down from 80–190 µs. ' +
   '**What remains** is that CPU: code that ran 1–2 ms ago has gone cold (the same path costs 6–10 µs back to ' +
   'back), against 3–10 µs for the bare driver calls; on Redis with one reader the whole floor is about 0.55 ms at ' +
-  'p90, so it stays a large share (about 1.6–1.9×). Next: a read fast path through `KeyedQueue` (a read of keys ' +
-  'no write holds need not join the queue) and a lighter commit statement when a write has no condition.';
+  'p90, so it stays a large share (about 1.6–1.9×). Since then a one-key write has a statement of its own on ' +
+  'PostgreSQL (PostgreSQL 1.41×/1.44× → 1.32×/1.20×). On Redis the commit script costs 20–24 µs on the server per ' +
+  'write (`INFO commandstats`) against 2.7 µs for the floor’s MULTI, which checks no condition or schema record ' +
+  'and keeps no byte count. Next: a one-key commit script, and a read fast path through `KeyedQueue` (a read of ' +
+  'keys no write holds need not join the queue).';
 
 const WRITES_PUT_MISS =
   '**A limit of the design, measured.** The target is a proposal (the issue sets none). The bare side is one ' +
   'statement: upsert, one log row numbered by the bench, NOTIFY. A PUT with If-Match is, beyond HTTP: the ETag ' +
-  'check (an HMAC-SHA-256 through WebCrypto, whose work runs on the libuv thread pool), a conditional commit that ' +
-  'locks the row, checks its text, writes, numbers the entry through the log’s head row (a row lock shared by every ' +
-  'writer of the plugin’s log) and trims the log to `historyLimit`, and the answer’s new ETag (a second HMAC). ' +
-  'The bounded trim of this round took the ratio from 0.30× to about 0.44× (in process, without HTTP: 0.27× → ' +
-  '0.58×); with 8 concurrent writers of one plugin the head row puts their commits in a line, which the bare side, ' +
-  'numbering its entries in the client, does not pay.';
+  'check (the package’s synchronous HMAC-SHA-256), a commit that locks the row, checks its text and the schema ' +
+  'record, writes (one key: its own statement, one upsert guarded by the condition), numbers the entry through ' +
+  'the log’s head row (a row lock shared by every writer of one level’s log) and trims the log by count and ' +
+  'bytes, and the answer’s new ETag. The bounded trim took the ratio from 0.30× to about 0.44×, the single-key ' +
+  'statement to 0.50× (0.64× in a partial run on a loaded machine). What remains is the head row: its lock is ' +
+  'held until the transaction commits, WAL flush included, so the 8 writers of the global level commit one after ' +
+  'the other, which the bare side, numbering its entries in the client, does not pay. Proposed: number entries ' +
+  'without a row every writer of a level locks (a sequence, the trim marks kept apart), a change of the log’s ' +
+  'storage.';
+
+const PLAN_APPLY_MISS =
+  '**Variable around the target.** Over 9 runs after this round’s changes (the JIT-free large commit, head rows ' +
+  'updated from their own insert, entries as one JSON parameter, the native HMAC for the plan id): 2.69–3.54×, ' +
+  'median 3.12×, under 3× when the machine is quiet (load 1.2–1.6: 2.69×, 2.88×). What remains: the 10,000 writes ' +
+  'still go as `text[]` arrays the driver escapes element by element, and the plan id (an HMAC over every change, ' +
+  'about 1 MB) is computed when planning and again when applying. Proposed: the writes as one JSON parameter, as ' +
+  'the log entries now are.';
+
+const BUNDLE_MISS =
+  '**Cause (bundle map above).** What a small app loads at start is the settings core, the argument compiler, ' +
+  'the settings routes, the write path and zod: 58 kB gzipped code-split (68 kB as one file), against 25 kB. ' +
+  'Lazy loading moved export/import/restore/apply, secret rotation and audit and the migration runner out of the ' +
+  'start bundle. Reaching 25 kB needs the argument compiler and the settings routes out of the core path (loaded ' +
+  'on the first request of a route that uses them) and zod’s schemas for the seven types replaced by the quick ' +
+  'checks alone where they decide — not made this round.';
 
 /** Notes by result id. */
 export const MISS_NOTES: Readonly<Record<string, string>> = {
@@ -66,6 +89,8 @@ export const MISS_NOTES: Readonly<Record<string, string>> = {
   'propagation-redis-1': PROPAGATION_MISS,
   'propagation-redis-4': PROPAGATION_MISS,
   'writes-put': WRITES_PUT_MISS,
+  'lifecycle-plan-apply': PLAN_APPLY_MISS,
+  'bundle-app-budget': BUNDLE_MISS,
   'scopes-warm-read':
     '**Cause (profiled).** `settings.scope(path)` checked the path (split + regex per segment) and allocated a view ' +
     'on every call: fixed, a cached level now keeps its view. What remains: the scope cache’s recency rule ' +

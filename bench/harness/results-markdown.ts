@@ -14,6 +14,8 @@ export interface RunReport {
     readonly cores: number;
     readonly memoryGiB: number;
   };
+  /** The machine's 1-minute load average at the start, at most during the run, at the end (absent in older reports). */
+  readonly load?: { readonly start: number; readonly max: number; readonly end: number };
   readonly settings: RunSettings;
   readonly partial: boolean;
   readonly seconds: number;
@@ -165,6 +167,10 @@ export function renderResultsMarkdown(report: RunReport): string {
     '',
     `Run of ${report.generatedAt} on ${env.cpu} (${env.cores} cores, ${env.memoryGiB} GiB), ` +
       `${env.platform}, Node ${env.node}; ${report.seconds.toFixed(0)} s in all` +
+      (report.load === undefined
+        ? ''
+        : `; load average (1 min) ${report.load.start.toFixed(2)} at the start, ${report.load.max.toFixed(2)} at most, ` +
+          `${report.load.end.toFixed(2)} at the end (the bench’s own processes included)`) +
       (report.partial ? ' (**partial run**: `--only` or `--quick`).' : '.'),
     '',
     'Every row compares the library (subject) with a baseline measured in the same run, alternating which goes ' +

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
+import { type BundleMap, bundleMap, outputsLoadedAtStart } from '../fixtures/bundle/bundle-map';
 import { formatBytes } from '../harness/format';
 import type {
   ReportSection,
@@ -52,6 +54,21 @@ interface BundleSize {
   readonly gzipped: number;
   /** Bytes of the minified output that come from zod's files. */
   readonly zodBytes: number;
+  /** What the bytes are made of. */
+  readonly metafile: Metafile;
+}
+
+/** A code-split build's sizes: what loads before the entry runs, and what loads on first use. */
+interface SplitSize {
+  readonly name: string;
+  /** Minified bytes of the outputs loaded at start. */
+  readonly startMinified: number;
+  /** Their gzipped bytes, each output compressed alone (as separate files are served). */
+  readonly startGzipped: number;
+  /** Minified bytes of the chunks loaded only through `import()`. */
+  readonly lazyMinified: number;
+  readonly lazyGzipped: number;
+  readonly map: BundleMap;
 }
 
 /** A small app as an edge runtime would deploy it: one plugin with three settings, bearer auth, `export default { fetch }`. */
@@ -69,7 +86,7 @@ class Plugin extends Framework_Plugin {
   constructor() { super({ id: 'acme', name: 'Acme', version: '1.0.0' }); }
   getSettingsHandler() { return this.settings; }
 }
-const server = createRestServer({ plugins: [new Plugin()], authenticate: bearerTokenAuth([['token', { id: 1, capabilities: ['manage_commerce'] }]]) });
+const server = createRestServer({ plugins: [new Plugin()], authenticate: bearerTokenAuth([['bench-token-0123456789', { id: 1, capabilities: ['manage_commerce'] }]]) });
 export default { fetch: server.fetch };
 `;
 
@@ -107,8 +124,8 @@ const ENTRIES: readonly BundleEntry[] = [
  * worker/browser export conditions, minified and tree-shaken; returns the output's size
  * minified and gzipped (level 9), and zod's share of the minified bytes.
  */
-async function bundleSize(entry: BundleEntry): Promise<BundleSize> {
-  const result = await build({
+function buildOptions(entry: BundleEntry): BuildOptions {
+  return {
     stdin: { contents: entry.source, resolveDir: ROOT, loader: 'ts', sourcefile: `${entry.name}.ts` },
     bundle: true,
     write: false,
@@ -124,8 +141,22 @@ async function bundleSize(entry: BundleEntry): Promise<BundleSize> {
     external: [...(entry.external ?? [])],
     plugins: entry.namespaceZod === true ? [namespaceZodImport] : [],
     logLevel: 'silent',
-  });
-  const output = result.outputFiles[0];
+    absWorkingDir: ROOT,
+  };
+}
+
+/** Runs esbuild with `options` (always `write: false`, `metafile: true`). */
+async function runBuild(options: BuildOptions): Promise<{ files: OutputFile[]; metafile: Metafile }> {
+  const result = await build(options);
+  if (result.outputFiles === undefined || result.metafile === undefined) {
+    throw new Error('bundle: esbuild returned no output files or metafile');
+  }
+  return { files: result.outputFiles, metafile: result.metafile };
+}
+
+async function bundleSize(entry: BundleEntry): Promise<BundleSize> {
+  const result = await runBuild(buildOptions(entry));
+  const output = result.files[0];
   if (output === undefined) throw new Error(`bundle: no output for ${entry.name}`);
   let zodBytes = 0;
   for (const meta of Object.values(result.metafile.outputs)) {
@@ -138,7 +169,56 @@ async function bundleSize(entry: BundleEntry): Promise<BundleSize> {
     minified: output.contents.byteLength,
     gzipped: gzipSync(output.contents, { level: 9 }).byteLength,
     zodBytes,
+    metafile: result.metafile,
   };
+}
+
+/** The output folder of code-split builds (nothing is written). */
+const SPLIT_DIR = `${ROOT}.bundle-split`;
+
+/**
+ * Bundles `entry` as {@link bundleSize} does, but with code splitting (ESM chunks, as a runtime
+ * that loads modules — Deno, Workers with `find_additional_modules`, a browser — serves them):
+ * the chunks reached only through `import()` load on a first use, not at start.
+ */
+async function splitSize(entry: BundleEntry): Promise<SplitSize> {
+  const result = await runBuild({ ...buildOptions(entry), splitting: true, outdir: SPLIT_DIR });
+  const entryOutput = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint);
+  if (entryOutput === undefined) throw new Error(`bundle: no entry output for ${entry.name}`);
+  const atStart = outputsLoadedAtStart(result.metafile, entryOutput[0]);
+  let startMinified = 0;
+  let startGzipped = 0;
+  let lazyMinified = 0;
+  let lazyGzipped = 0;
+  for (const file of result.files) {
+    const path = relative(ROOT, file.path);
+    const gzipped = gzipSync(file.contents, { level: 9 }).byteLength;
+    if (atStart.has(path)) {
+      startMinified += file.contents.byteLength;
+      startGzipped += gzipped;
+    } else {
+      lazyMinified += file.contents.byteLength;
+      lazyGzipped += gzipped;
+    }
+  }
+  return {
+    name: entry.name,
+    startMinified,
+    startGzipped,
+    lazyMinified,
+    lazyGzipped,
+    map: bundleMap(result.metafile, atStart),
+  };
+}
+
+const MAP_FOLDERS = 15;
+const MAP_FILES = 25;
+
+/** The largest entries of a bundle map as table rows: source, minified bytes, share. */
+function mapRows(entries: BundleMap['folders'], top: number, total: number): string[][] {
+  return entries
+    .slice(0, top)
+    .map(([source, bytes]) => [source, formatBytes(bytes), `${((bytes / total) * 100).toFixed(1)}%`]);
 }
 
 function sizeRow(id: string, title: string, subject: BundleSize, baseline: BundleSize): ScenarioResult {
@@ -159,6 +239,27 @@ function sizeRow(id: string, title: string, subject: BundleSize, baseline: Bundl
   };
 }
 
+/** The issue's budget for the small app: 25 kB gzipped. */
+const APP_BUDGET_BYTES = 25_000;
+
+/** The small app against the issue's budget (a fixed size, not a measured baseline). */
+function budgetRow(app: BundleSize): ScenarioResult {
+  const ratio = app.gzipped / APP_BUDGET_BYTES;
+  return {
+    id: 'bundle-app-budget',
+    table: 'targets',
+    title: 'bundle, small app as one file, gzipped, against the budget',
+    metric: 'size',
+    subject: { label: app.name, value: app.gzipped, rounds: [app.gzipped] },
+    baseline: { label: 'budget: 25 kB gzipped', value: APP_BUDGET_BYTES, rounds: [APP_BUDGET_BYTES] },
+    ratio,
+    roundRatios: [ratio],
+    target: { kind: 'size', ratio: 1, text: '≤ 25 kB gzipped' },
+    met: ratio <= 1,
+    checks: { subjectMinified: app.minified },
+  };
+}
+
 const INTRO: readonly string[] = [
   'What an edge deployment ships: each entry bundled by esbuild (the bundler of Wrangler, Vercel and Netlify ' +
     'functions) for platform `neutral`, ESM, with the `worker` and `browser` export conditions, minified and ' +
@@ -167,6 +268,12 @@ const INTRO: readonly string[] = [
     'imports: for the library one plugin with three settings, bearer auth and `export default { fetch }`; for Hono ' +
     'one route answering JSON. “Everything” entries re-export the whole main entry. zod’s share is the minified ' +
     'bytes of zod’s files in the output (esbuild’s metafile).',
+  '**Code-split.** Bundlers that emit one file (Wrangler’s default, Vercel, Netlify) inline what the library ' +
+    'loads with `import()`; runtimes that load modules (Deno, Workers uploading additional modules, a browser) ' +
+    'fetch those chunks on first use. The code-split row bundles the small app with esbuild’s `splitting` and ' +
+    'counts what loads before the app runs (the entry and the chunks it imports statically, each gzipped alone); ' +
+    'the chunks only `import()` reaches are shown apart. The bundle maps give the minified bytes each source ' +
+    'folder and file contributes (esbuild’s metafile, `bytesInOutput`).',
   '**zod/mini.** The library uses little of zod: `string`, `number`, `boolean`, `unknown`, `array`, `refine`, ' +
     '`superRefine`, custom error functions and `safeParse`, and sets every message itself. The last two rows bundle ' +
     'the same schemas rebuilt in a scratch copy (`bench/fixtures/bundle/`), once with classic zod and once with ' +
@@ -181,10 +288,13 @@ export const bundleScenario: Scenario = {
     const sizes = new Map<string, BundleSize>();
     for (const entry of ENTRIES) sizes.set(entry.name, await bundleSize(entry));
     const get = (name: string) => sizes.get(name)!;
+    const split = await splitSize({ name: 'library app, code-split ESM', source: LIBRARY_APP });
+    const hono = get('Hono app');
     const classic = get('setting-type schemas, classic zod');
     const mini = get('the same schemas, zod/mini');
     const app = get('library app');
     const rows = [
+      budgetRow(app),
       sizeRow('bundle-app', 'bundle, small app, gzipped (library vs Hono)', app, get('Hono app')),
       sizeRow(
         'bundle-app-no-zod',
@@ -198,6 +308,26 @@ export const bundleScenario: Scenario = {
         get('library root entry (everything)'),
         get('Hono main entry (everything)'),
       ),
+      {
+        ...sizeRow(
+          'bundle-app-start',
+          'bundle, small app as code-split ESM, loaded at start, gzipped (library vs Hono)',
+          {
+            name: 'library app, loaded at start',
+            minified: split.startMinified,
+            gzipped: split.startGzipped,
+            zodBytes: 0,
+            metafile: { inputs: {}, outputs: {} },
+          },
+          hono,
+        ),
+        checks: {
+          subjectMinified: split.startMinified,
+          baselineMinified: hono.minified,
+          lazyMinified: split.lazyMinified,
+          lazyGzipped: split.lazyGzipped,
+        },
+      },
       sizeRow(
         'bundle-zod-mini',
         'bundle, the setting-type schemas, gzipped (zod/mini vs classic zod)',
@@ -206,6 +336,7 @@ export const bundleScenario: Scenario = {
       ),
     ];
     const estimate = app.gzipped - classic.gzipped + mini.gzipped;
+    const appMap = bundleMap(app.metafile);
     const section: ReportSection = {
       id: 'bundle',
       title: 'Bundle size for an edge runtime',
@@ -222,6 +353,29 @@ export const bundleScenario: Scenario = {
               ? '—'
               : `${formatBytes(size.zodBytes)} (${((size.zodBytes / size.minified) * 100).toFixed(0)}%)`,
           ]),
+        },
+        {
+          caption: 'The small app as code-split ESM: what loads at start and what on first use (`import()`):',
+          header: ['part', 'minified', 'gzipped'],
+          rows: [
+            ['loaded at start', formatBytes(split.startMinified), formatBytes(split.startGzipped)],
+            ['loaded on first use', formatBytes(split.lazyMinified), formatBytes(split.lazyGzipped)],
+          ],
+        },
+        {
+          caption: `Bundle map of the small app (one file), minified bytes per source folder (top ${MAP_FOLDERS}):`,
+          header: ['folder', 'minified', 'share'],
+          rows: mapRows(appMap.folders, MAP_FOLDERS, app.minified),
+        },
+        {
+          caption: `… per source file (top ${MAP_FILES}):`,
+          header: ['file', 'minified', 'share'],
+          rows: mapRows(appMap.files, MAP_FILES, app.minified),
+        },
+        {
+          caption: `Bundle map of what the code-split small app loads at start, per source folder (top ${MAP_FOLDERS}):`,
+          header: ['folder', 'minified', 'share'],
+          rows: mapRows(split.map.folders, MAP_FOLDERS, split.startMinified),
         },
       ],
       outro: [

@@ -199,8 +199,8 @@ const INTRO: readonly string[] = [
     'once from a `Map` (`bench/fixtures/fake-drivers.ts`): the reader’s path from a notification (a pg ' +
     '`notification` event on the store’s LISTEN connection, an ioredis `message` on its subscriber) to the value ' +
     'in hand from a `getValue` made in a `watch` subscriber, exactly as in the propagation scenario; and the ' +
-    'writer’s path from `settings.updateValue` (a loaded instance, no history: the stores have no `commit` yet) to ' +
-    'its resolution. The floors do the same with the bare driver calls: one `getMany` statement (one `GET`) after ' +
+    'writer’s path from `settings.updateValue` (a loaded instance with the default history: the one conditional ' +
+    '`commit` with its log entry, which the fake drivers answer as applied) to its resolution. The floors do the same with the bare driver calls: one `getMany` statement (one `GET`) after ' +
     'the event, one upsert + NOTIFY statement (the store’s own `EVAL` script); both sides await the same ' +
     'already-resolved driver promises.',
   '**Back to back** (100 changes per call, rounds alternating) is the CPU of a hot loop: everything in cache, ' +

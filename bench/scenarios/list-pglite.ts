@@ -9,7 +9,7 @@ import {
   settingType,
   storageKey,
 } from '../fixtures/bench-settings';
-import { countQueries } from '../fixtures/tap-queries';
+import { countPgliteStatements } from '../fixtures/tap-queries';
 import { compareInterleaved } from '../harness/interleaved';
 import type { RunSettings, Scenario, ScenarioOutput, ScenarioResult } from '../harness/scenario';
 import { timeRow } from '../harness/time-row';
@@ -17,7 +17,7 @@ import { timeRow } from '../harness/time-row';
 const SIZES = [10, 100, 1000] as const;
 const TRUE_TEXT = /^(?:yes|true|1)$/i;
 
-type QueryCounter = ReturnType<typeof countQueries>;
+type QueryCounter = ReturnType<typeof countPgliteStatements>;
 
 /** What a hand-written handler knows about each setting: everything but the value. */
 interface SettingShape {
@@ -151,7 +151,7 @@ export const listPgliteScenario: Scenario = {
   title: 'GET all settings from PGlite vs one SELECT',
   async run(settings: RunSettings): Promise<ScenarioOutput> {
     const database = await PGlite.create();
-    const counter = countQueries(database);
+    const counter = countPgliteStatements(database);
     try {
       const rows: ScenarioResult[] = [];
       for (const size of SIZES) rows.push(await measureSize(database, counter, size, settings));

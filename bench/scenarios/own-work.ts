@@ -1,9 +1,11 @@
-import { MemoryOptionStore } from 'commerce-plugin-framework';
+import { MemoryOptionStore, type RestServer } from 'commerce-plugin-framework';
 import type { Hono } from 'hono';
 import { AUTHORIZATION } from '../fixtures/bench-auth';
 import { BenchSettings, seedTexts, settingId } from '../fixtures/bench-settings';
+import { changingValue } from '../fixtures/changing-value';
 import { routeTable } from '../fixtures/route-table';
 import { createBenchServer, createHonoApp, SETTINGS_PATH } from '../fixtures/settings-routes';
+import { createShopHonoApp, createShopServer, SHOP_SETTINGS_PATH, ShopPlugin } from '../fixtures/shop-plugin';
 import { formatTime } from '../harness/format';
 import { measureRounds, median, type Side } from '../harness/interleaved';
 import {
@@ -18,7 +20,8 @@ import {
 
 const SETTINGS = 100;
 const OPS = 20;
-const URL_TEXT = `http://localhost${SETTINGS_PATH}/${settingId(4)}`;
+const SETTING_INDEX = 4;
+const URL_TEXT = `http://localhost${SETTINGS_PATH}/${settingId(SETTING_INDEX)}`;
 const TARGET: Target = { kind: 'time', ratio: 0.6, text: '≤ 0.6× Hono’s work above the floor' };
 
 /** A GET of one setting as a Fetch request, built anew for every call. */
@@ -40,18 +43,80 @@ function side(
   };
 }
 
+/** The two sides of one case, ready to answer {@link newRequest}. */
+interface Sides {
+  readonly server: RestServer;
+  readonly app: Hono;
+}
+
 interface Case {
   readonly id: string;
   readonly title: string;
+  /** Shown in the table's first column. */
+  readonly label: string;
   readonly routes: number;
+  readonly build: () => Promise<Sides>;
+}
+
+/** The fixture plugin (`load()`ed, `bearerTokenAuth`) with `routes` more routes. */
+async function benchSides(routes: number): Promise<Sides> {
+  const ours = new BenchSettings(SETTINGS, new MemoryOptionStore(seedTexts(SETTINGS)));
+  await ours.load();
+  const table = routeTable(routes);
+  return { server: createBenchServer(ours, table), app: createHonoApp(ours, table) };
+}
+
+/**
+ * A `Framework_Plugin` subclass holding its own settings class, a plain `authenticate`
+ * function, nothing loaded by hand; with `written`, the setting's value changed once through
+ * `PUT` first.
+ */
+async function shopSides(written: boolean): Promise<Sides> {
+  const plugin = new ShopPlugin(SETTINGS);
+  const server = createShopServer(plugin);
+  if (written) {
+    const put = await server.fetch(
+      new Request(`http://localhost${SHOP_SETTINGS_PATH}/${settingId(SETTING_INDEX)}`, {
+        method: 'PUT',
+        headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' },
+        body: JSON.stringify({ value: changingValue(SETTING_INDEX, 1) }),
+      }),
+    );
+    if (put.status !== 200) throw new Error(`own-work: the write answered ${put.status} ${await put.text()}`);
+  }
+  return { server, app: createShopHonoApp(plugin) };
 }
 
 const CASES: readonly Case[] = [
-  { id: 'own-work-get', title: 'own work above the floor, `server.fetch` GET one setting', routes: 0 },
+  {
+    id: 'own-work-get',
+    title: 'own work above the floor, `server.fetch` GET one setting',
+    label: 'settings routes only',
+    routes: 0,
+    build: () => benchSides(0),
+  },
   {
     id: 'own-work-200-routes',
     title: 'own work above the floor, `server.fetch` GET one setting, 200 more routes',
+    label: '200 more routes',
     routes: 200,
+    build: () => benchSides(200),
+  },
+  {
+    id: 'own-work-plugin-class',
+    title:
+      'own work above the floor, `server.fetch` GET one setting, a `Framework_Plugin` subclass with its own settings class and a plain `authenticate`',
+    label: 'plugin subclass, own settings class, plain authenticate',
+    routes: 0,
+    build: () => shopSides(false),
+  },
+  {
+    id: 'own-work-after-write',
+    title:
+      'own work above the floor, `server.fetch` GET one setting, the same plugin after one PUT of that setting',
+    label: 'the same, after one PUT',
+    routes: 0,
+    build: () => shopSides(true),
   },
 ];
 
@@ -59,11 +124,7 @@ async function measureCase(
   entry: Case,
   settings: RunSettings,
 ): Promise<{ row: ScenarioResult; line: string[] }> {
-  const ours = new BenchSettings(SETTINGS, new MemoryOptionStore(seedTexts(SETTINGS)));
-  await ours.load();
-  const table = routeTable(entry.routes);
-  const server = createBenchServer(ours, table);
-  const app: Hono = createHonoApp(ours, table);
+  const { server, app } = await entry.build();
 
   const response = await server.fetch(newRequest());
   const body = await response.text();
@@ -119,7 +180,7 @@ async function measureCase(
     },
   };
   const line = [
-    entry.routes === 0 ? 'settings routes only' : `${entry.routes} more routes`,
+    entry.label,
     formatTime(median(floorNs)),
     formatTime(median(oursNs)),
     formatTime(median(honoNs)),
@@ -139,6 +200,10 @@ const SECTION_INTRO: readonly string[] = [
     '`Cache-Control: no-store`, `X-Content-Type-Options: nosniff`; Hono’s handler sends them too). Each round measures the three ' +
     'sides in rotating order, 20 requests per call, each side building a new `Request` and reading the body as ' +
     'text; the ratio is the median over rounds of (library − floor) / (Hono − floor): the part each one controls.',
+  'The plugin-subclass cases build the plugin as an application does: a `Framework_Plugin` subclass creating its ' +
+    'own `Framework_Abstract_Settings` subclass, `authenticate` a plain function of the `Request` returning the user ' +
+    '(not `bearerTokenAuth`), no `load()` by hand; Hono’s middleware calls the same function. The after-write case ' +
+    'first changes the value once with a `PUT` through `server.fetch`, then measures GETs.',
   'The 200-route case adds the route table of the matching scenario (half static, half parameterised routes ' +
     'in 10 namespaces) to both the library’s server and the Hono app; the request is the same GET of one setting.',
 ];

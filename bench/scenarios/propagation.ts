@@ -59,14 +59,14 @@ const CASES: readonly BackendCase[] = [
     label: 'PostgreSQL LISTEN/NOTIFY',
     url: postgresUrl,
     libraryLabel: 'updateValue → getValue in B',
-    floorLabel: 'bare upsert + NOTIFY → LISTEN → SELECT',
+    floorLabel: 'bare upsert + history INSERT + NOTIFY → LISTEN → SELECT',
   },
   {
     backend: 'redis',
     label: 'Redis pub/sub',
     url: redisUrl,
     libraryLabel: 'updateValue → getValue in B',
-    floorLabel: 'bare MULTI SET PUBLISH → SUBSCRIBE → GET',
+    floorLabel: 'bare MULTI SET RPUSH LTRIM PUBLISH → SUBSCRIBE → GET',
   },
 ];
 
@@ -381,8 +381,9 @@ const INTRO: readonly string[] = [
     'stale when B’s callback runs) and calls `getValue` there: that call starts the one re-read, which the settings’ ' +
     'own scheduled refresh then shares. This is the path every `getValue` after a change takes.',
   '**Floor, in the same processes and the same run.** A writes a key of the same table (the same Redis server) ' +
-    'with the library’s own upsert + NOTIFY statement (Redis: `MULTI SET PUBLISH EXEC`, one round trip) and a ' +
-    'change message of the same form, on a channel of its own (A’s PostgreSQL sessions commit with ' +
+    'with one bare statement doing the I/O the library’s write does — the upsert, one history row of the same ' +
+    'form in the log table, the NOTIFY (Redis: `MULTI SET RPUSH LTRIM PUBLISH EXEC`, one round trip) — without ' +
+    'the commit’s conditions, log head and trim, and a change message of the same form, on a channel of its own (A’s PostgreSQL sessions commit with ' +
     '`synchronous_commit = off` on both sides: the WAL flush on this VM’s shared disk takes 1–5 ms and is the ' +
     'database’s, not the library’s); B listens with a bare pg `Client` (an ioredis ' +
     'subscriber) and reads the key once through the same pool (client) the library reads through. Library and ' +

@@ -29,8 +29,8 @@ const CONCURRENCY = 8;
 const BATCH = 50;
 const PUT_TARGET: Target = {
   kind: 'throughput',
-  ratio: 0.5,
-  text: '≥ 0.5× the bare upsert (proposed; the issue sets none)',
+  ratio: 0.6,
+  text: '≥ 0.6× the bare upsert + history insert + NOTIFY',
 };
 const BATCH_TARGET: Target = {
   kind: 'time',

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { bearerTokenAuth, constantTimeEqual, type RestUser } from 'commerce-plugin-framework';
+import {
+  bearerTokenAuth,
+  constantTimeEqual,
+  type HeaderAuthenticator,
+  type RestUser,
+} from 'commerce-plugin-framework';
 
 /** The cookie the `/login` page sets for the browser (HttpOnly, SameSite=Strict). */
 export const SESSION_COOKIE = 'demo_session';
@@ -28,16 +33,19 @@ export function readCookie(header: string | null | undefined, name: string): str
 /**
  * The demo's `authenticate`: `Authorization: Bearer <token>` (curl, REST clients) or the
  * session cookie set by `/login` (browsers, for the admin pages), both compared in constant
- * time with the development token. Anything else is anonymous.
+ * time with the development token. Anything else is anonymous. A `HeaderAuthenticator`: it
+ * reads headers only, so the server hands it the headers as they came instead of building a
+ * `Request` for each request.
  *
  * @throws TypeError when the token is not a valid bearer token (token68 characters)
  */
-export function demoAuthenticate(token: string): (request: Request) => RestUser | null {
-  const fromBearer = bearerTokenAuth({ [token]: DEMO_USER });
-  return (request) => {
-    const user = fromBearer(request);
+export function demoAuthenticate(token: string): HeaderAuthenticator {
+  const bearer = bearerTokenAuth({ [token]: DEMO_USER });
+  const fromHeader = (header: (name: string) => string | null): RestUser | null => {
+    const user = bearer.fromHeader(header);
     if (user !== null) return user;
-    const session = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+    const session = readCookie(header('cookie'), SESSION_COOKIE);
     return session !== null && constantTimeEqual(session, token) ? DEMO_USER : null;
   };
+  return Object.assign((request: Request) => fromHeader((name) => request.headers.get(name)), { fromHeader });
 }

@@ -10,17 +10,26 @@ import { ordersPlugin } from '../orders-plugin/index';
 import type { AcmePayGateway } from './gateway-plugin';
 import { seededItems, seededOrders } from './seed';
 
-/** The demo's plugins: the gateway given, and the item and order routes with a few seeded entries. */
-export function demoPlugins(gateway: AcmePayGateway): Framework_Plugin[] {
-  return [gateway, itemsPlugin({ items: seededItems() }), ordersPlugin({ orders: seededOrders() })];
+/** The demo's plugins: the gateway given (and `others`), and the item and order routes with a few seeded entries. */
+export function demoPlugins(
+  gateway: AcmePayGateway,
+  others: readonly Framework_Plugin[] = [],
+): Framework_Plugin[] {
+  return [
+    gateway,
+    ...others,
+    itemsPlugin({ items: seededItems() }),
+    ordersPlugin({ orders: seededOrders() }),
+  ];
 }
 
-/** The demo's REST server: its plugins around `gateway`, with the options given (authenticate, admin…). */
+/** The demo's REST server: its plugins around `gateway` (and `others`), with the options given (authenticate, admin…). */
 export function createDemoServer(
   gateway: AcmePayGateway,
   options: Omit<RestServerOptions, 'plugins'> = {},
+  others: readonly Framework_Plugin[] = [],
 ): RestServer {
-  return createRestServer({ ...options, plugins: demoPlugins(gateway) });
+  return createRestServer({ ...options, plugins: demoPlugins(gateway, others) });
 }
 
 /** The demo's OpenAPI document, served at `/openapi.json`. */

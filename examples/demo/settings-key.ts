@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createAesGcmCipher, type SecretCipher } from 'commerce-plugin-framework';
 
@@ -35,12 +35,18 @@ export async function demoSettingsKey(
   }
   const generated = randomBytes(32).toString('base64');
   await mkdir(dirname(keyFile), { recursive: true });
+  // Written whole under a private name, then linked into place: link() fails if the key file
+  // exists, so two demo processes starting at once keep the first one's key, and neither
+  // ever reads a key file that is still being written.
+  const draft = `${keyFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(draft, `${generated}\n`, { flag: 'wx', mode: 0o600 });
   try {
-    // 'wx': two demo processes starting at once keep the first one's key.
-    await writeFile(keyFile, `${generated}\n`, { flag: 'wx', mode: 0o600 });
+    await link(draft, keyFile);
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
     return demoSettingsKey(undefined, keyFile);
+  } finally {
+    await unlink(draft);
   }
   return {
     cipher: createAesGcmCipher([{ id: KEY_ID, key: generated }]),

@@ -12,6 +12,7 @@ import { demoPages } from './demo-pages';
 import { createDemoServer, demoOpenApiDocument } from './demo-server';
 import { type DemoStoreKind, type DemoStoreOptions, openDemoStore, settingsKeyFile } from './demo-store';
 import { AcmePayGateway, GATEWAY_ID } from './gateway-plugin';
+import { GlobexPayGateway, seedGlobexVersion1 } from './globex-pay';
 import { seedChannels } from './seed';
 import { demoSettingsKey } from './settings-key';
 
@@ -66,20 +67,32 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     // Reads every setting once: a store that cannot be reached fails here, not on the first request.
     await gateway.getSettingsHandler().load();
     await seedChannels(gateway.getSettingsHandler());
+    // Globex Pay's settings went through two schema changes: a store its first release left
+    // behind is migrated by this first load (docs/migrations.md).
+    await seedGlobexVersion1(opened.store, key.cipher);
+    const globex = new GlobexPayGateway(opened.store, key.cipher);
+    await globex.getSettingsHandler().load();
     const settingsPage = new Framework_Register_Settings(gateway, {
       fields: new Framework_Register_Settings_Fields(gateway.getSettingsHandler()),
     });
-    const onError = options.onError ?? ((error: unknown) => console.error('[demo]', error));
-    const server = createDemoServer(gateway, {
-      authenticate,
-      admin: {
-        pages: [settingsPage],
-        csrfSecret: options.csrfSecret ?? randomBytes(32).toString('base64url'),
-        // The forms' CSRF tokens are valid in the session that showed them only.
-        sessionId: (request) => readCookie(request.headers.get('cookie'), SESSION_COOKIE),
-      },
-      onError: (error) => onError(error),
+    const globexPage = new Framework_Register_Settings(globex, {
+      fields: new Framework_Register_Settings_Fields(globex.getSettingsHandler()),
     });
+    const onError = options.onError ?? ((error: unknown) => console.error('[demo]', error));
+    const server = createDemoServer(
+      gateway,
+      {
+        authenticate,
+        admin: {
+          pages: [settingsPage, globexPage],
+          csrfSecret: options.csrfSecret ?? randomBytes(32).toString('base64url'),
+          // The forms' CSRF tokens are valid in the session that showed them only.
+          sessionId: (request) => readCookie(request.headers.get('cookie'), SESSION_COOKIE),
+        },
+        onError: (error) => onError(error),
+      },
+      [globex],
+    );
     const openApi = demoOpenApiDocument(server);
     const pages = demoPages({
       isToken: (candidate) => constantTimeEqual(candidate, token),

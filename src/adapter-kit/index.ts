@@ -22,4 +22,4 @@ export { ifMatchHolds, ifNoneMatchHolds } from '../settings/etag/entity-tag';
 export { decodeBase64Url, encodeBase64Url } from '../settings/secrets/base64';
 export { isMaskedEcho, maskValue } from '../settings/secrets/mask';
 export { writeContextsFollowAwaits } from '../settings/writes/write-context';
-export { assertValidCommit, keyPartition } from '../storage/store-commit';
+export { assertValidCommit, commitLogs, keyPartition } from '../storage/store-commit';

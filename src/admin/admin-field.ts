@@ -25,9 +25,20 @@ export interface FieldState {
   readonly error?: string;
   /** A note under the help text (e.g. "A password is saved; leave the field empty to keep it."). */
   readonly note?: string;
+  /** The link to the field's history view at the page's level (settings page only). */
+  readonly history?: string;
   /**
    * On a scope's page: the "Use parent value" box — ticked when the scope stores no value of
-   * its own — and, for a ticked box, where the value shown comes from (e.g. `scope eu`).
+   * its own — and, for a ticked box, where the value shown comes from (e.g. `scope eu`) and a
+   * digest of what the field shows.
    */
-  readonly inherit?: { readonly checked: boolean; readonly from: string };
+  readonly inherit?: {
+    readonly checked: boolean;
+    readonly from: string;
+    /**
+     * For a ticked box: a digest of the texts the field shows, posted back with the form, so
+     * that the page can tell a field edited while its box was ticked (see `shownDigest`).
+     */
+    readonly shown?: string;
+  };
 }

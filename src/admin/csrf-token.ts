@@ -1,13 +1,14 @@
 import { DEFAULT_CSRF_MAX_AGE_MS } from '../rest/admin-hook';
 import { constantTimeEqual } from '../rest/constant-time';
-import { hmacSha256Key } from '../settings/secrets/hmac-key';
+import { encodeBase64Url } from '../settings/secrets/base64';
+import { hmacSha256 } from '../settings/secrets/hmac-sha256';
 
 /**
  * CSRF tokens of the admin forms: `<issued at>.<signature>`, where the signature is the
  * HMAC-SHA256, keyed with the server's `csrfSecret`, of the user's id, the host's session id
  * (when the host gives one) and the issue time (Unix seconds), base64url-encoded. A token is
- * valid for that user, in that session, for `maxAgeMs` after it was issued. Uses WebCrypto
- * (`crypto.subtle`), available globally on Node 20+, Deno, Bun and edge runtimes.
+ * valid for that user, in that session, for `maxAgeMs` after it was issued. The HMAC is the
+ * package's own (`settings/secrets/hmac-sha256.ts`), the same on every runtime.
  */
 
 /** How far in the future an issue time may lie (clocks of several instances differ a little). */
@@ -15,26 +16,13 @@ const CLOCK_SKEW_MS = 60 * 1000;
 
 const TOKEN_CONTEXT = 'commerce-plugin-framework/admin-csrf/v2\u0000';
 const TOKEN_FORMAT = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
-const encoder = new TextEncoder();
-
-function signingKey(secret: string): Promise<CryptoKey> {
-  if (typeof secret !== 'string' || secret === '') {
-    return Promise.reject(new Error('The admin pages need a non-empty csrfSecret'));
-  }
-  return hmacSha256Key(secret);
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 /** The signature of one (user, session, issue time); the fields are JSON-encoded, so no two tuples share a message. */
 async function sign(secret: string, userId: string | number, sessionId: string | null, issuedAt: number) {
-  const key = await signingKey(secret);
+  if (typeof secret !== 'string' || secret === '') {
+    throw new Error('The admin pages need a non-empty csrfSecret');
+  }
   const message = TOKEN_CONTEXT + JSON.stringify([String(userId), sessionId, issuedAt]);
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message))));
+  return encodeBase64Url(hmacSha256(secret, message));
 }
 
 /** Options of {@link createCsrfToken}. */

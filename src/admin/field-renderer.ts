@@ -38,14 +38,21 @@ export function controlAria(field: AdminField, state: FieldState): string {
 /** The name of the "Use parent value" boxes; each posts its setting's id. */
 export const INHERIT_FIELD = '_inherit';
 
+/** The name of the hidden fields beside ticked "Use parent value" boxes: `<setting id>:<digest of the texts shown>`. */
+export const INHERIT_SHOWN_FIELD = '_inherit_shown';
+
 function inheritControl(field: AdminField, state: FieldState): string {
   const inherit = state.inherit;
   if (inherit === undefined) return '';
   const id = escapeHtml(`${field.elementId}-inherit`);
   const from = inherit.checked ? ` <span class="field-origin">(${escapeHtml(inherit.from)})</span>` : '';
+  const shown =
+    inherit.checked && inherit.shown !== undefined
+      ? `<input type="hidden" name="${INHERIT_SHOWN_FIELD}" value="${escapeHtml(`${field.setting.getId()}:${inherit.shown}`)}">`
+      : '';
   return `<p class="field-inherit"><input type="checkbox" id="${id}" name="${INHERIT_FIELD}" value="${escapeHtml(
     field.setting.getId(),
-  )}"${inherit.checked ? ' checked' : ''}><label for="${id}">Use parent value</label>${from}</p>`;
+  )}"${inherit.checked ? ' checked' : ''}><label for="${id}">Use parent value</label>${from}${shown}</p>`;
 }
 
 function helpAndError(field: AdminField, state: FieldState): string {
@@ -58,6 +65,9 @@ function helpAndError(field: AdminField, state: FieldState): string {
   }
   if (state.error) {
     html += `<p class="field-error" id="${escapeHtml(field.elementId)}-error"><span class="visually-hidden">Error: </span>${escapeHtml(state.error)}</p>`;
+  }
+  if (state.history !== undefined) {
+    html += `<p class="field-history"><a href="${escapeHtml(state.history)}">History<span class="visually-hidden"> of ${escapeHtml(field.label)}</span></a></p>`;
   }
   return html;
 }

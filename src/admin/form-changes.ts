@@ -42,7 +42,9 @@ export function formChanges(
       if (own !== null) changes.push({ id, delete: true });
     } else if (outcome.action === 'set') {
       const secret = settings.get(id)?.isSecret() ?? false;
-      if (isMaskedEcho(secret, outcome.value) || sameValue(outcome.value, own)) continue;
+      // A secret typed in is always written (a fresh ciphertext and history, like REST): whether
+      // it equals the stored one must not show in what the save does.
+      if (isMaskedEcho(secret, outcome.value) || (!secret && sameValue(outcome.value, own))) continue;
       changes.push({ id, value: outcome.value });
     }
   }

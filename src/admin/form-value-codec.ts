@@ -7,8 +7,12 @@ import type { SettingType } from '../settings/setting-types';
  * (`widgets/`); the rows convert through these.
  */
 
-/** Converted form text: a value of the type, or a message for the merchant. */
-export type Parsed = { readonly value: unknown } | { readonly error: string };
+/**
+ * Converted form text: a value of the type, or a message for the merchant. A message that may
+ * quote the text (JSON's reason) comes with `secretError`, the same advice without anything of
+ * the text, for secret fields.
+ */
+export type Parsed = { readonly value: unknown } | { readonly error: string; readonly secretError?: string };
 
 /** What a submitted field asks for. */
 export type FieldOutcome =
@@ -56,6 +60,17 @@ const trimmed = (text: string): Parsed => ({ value: text.trim() });
 /** `-0` reads as `0`, as the settings layer stores it. */
 const withoutNegativeZero = (n: number) => (n === 0 ? 0 : n);
 
+/**
+ * What of a `JSON.parse` failure can be said without quoting the text (JavaScript engines quote
+ * it: `Unexpected token 'x', "{"a": x}" is not valid JSON`): where it breaks, or that it ends
+ * too early; nothing else.
+ */
+function jsonReasonWithoutText(reason: string): string {
+  const position = /\bat position (\d+)/.exec(reason)?.[1];
+  if (position !== undefined) return ` (it breaks at character ${Number(position) + 1})`;
+  return /end of (?:JSON )?input|Unterminated/i.test(reason) ? ' (the text ends too early)' : '';
+}
+
 /** Per setting type: how its values are written into and read from a form. */
 const TYPE_FORM_TEXT: Readonly<Record<SettingType, TypeFormText>> = {
   string: { toText: asText, fromText: asIs },
@@ -96,7 +111,10 @@ const TYPE_FORM_TEXT: Readonly<Record<SettingType, TypeFormText>> = {
         return { value: JSON.parse(text) };
       } catch (error) {
         const reason = error instanceof Error ? error.message : 'it cannot be parsed';
-        return { error: `Enter valid JSON, such as {"key": "value"} (${reason}).` };
+        return {
+          error: `Enter valid JSON, such as {"key": "value"} (${reason}).`,
+          secretError: `Enter valid JSON, such as {"key": "value"}${jsonReasonWithoutText(reason)}.`,
+        };
       }
     },
   },
@@ -123,9 +141,19 @@ export function problemSentence(problem: string): string {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
+/** The message of text that could not be converted; for a secret, one that never quotes the text. */
+function parseError(
+  setting: Framework_Setting,
+  parsed: { readonly error: string; readonly secretError?: string },
+): string {
+  return setting.isSecret() ? (parsed.secretError ?? parsed.error) : parsed.error;
+}
+
 /** A value converted from form text, checked against the setting; converted text that failed, refused. */
 export function outcomeOf(setting: Framework_Setting, parsed: Parsed): FieldOutcome {
-  return 'error' in parsed ? { action: 'invalid', message: parsed.error } : validated(setting, parsed.value);
+  return 'error' in parsed
+    ? { action: 'invalid', message: parseError(setting, parsed) }
+    : validated(setting, parsed.value);
 }
 
 /** A typed value checked against the setting: `set` when it passes, else `invalid` with the reason. */
@@ -149,7 +177,8 @@ export function fromTexts(
   const values: unknown[] = [];
   for (const [index, text] of texts.entries()) {
     const parsed = read(text);
-    if ('error' in parsed) return { action: 'invalid', message: `${where(index)}: ${parsed.error}` };
+    if ('error' in parsed)
+      return { action: 'invalid', message: `${where(index)}: ${parseError(setting, parsed)}` };
     const problem = setting.describeInvalidValue([parsed.value]);
     if (problem !== undefined) {
       return {

@@ -1,7 +1,7 @@
 /**
  * `commerce-plugin-framework/admin`: the plugins' settings pages and the status screen, as
  * accessible HTML served by `createRestServer({ admin: { pages, csrfSecret } })` under
- * `/admin/settings/{pluginId}` and `/admin/status`.
+ * `/admin/settings/{pluginId}` (with its `…/history` view and `…/restore` handler) and `/admin/status`.
  *
  * Runtime-agnostic (WebCrypto and Fetch API only).
  *
@@ -16,7 +16,12 @@ export {
 } from '../rest/admin-hook';
 export { isSecretKey } from '../rest/secret-keys';
 export type { AdminField, FieldState } from './admin-field';
-export { ADMIN_STATUS_PATH, adminSettingsPath } from './admin-paths';
+export {
+  ADMIN_STATUS_PATH,
+  adminHistoryPath,
+  adminRestorePath,
+  adminSettingsPath,
+} from './admin-paths';
 export { ADMIN_STYLES } from './admin-styles';
 export {
   type CreateCsrfTokenOptions,
@@ -28,6 +33,7 @@ export { INHERIT_FIELD } from './field-renderer';
 export type { FieldChoice, FieldInputType, FieldWidget } from './field-widget';
 export { formChanges, type LevelValue } from './form-changes';
 export type { FieldOutcome } from './form-value-codec';
+export { HISTORY_PAGE_SIZE, RESTORED_FLAG } from './history-routes';
 export { escapeHtml } from './html-escape';
 export { adminSecurityHeaders } from './html-response';
 export { Framework_Register_Settings_Fields, type SettingsSubmission } from './settings-fields';

@@ -55,12 +55,27 @@ ${subtitle}${page.bodyHtml}
 `;
 }
 
-/** A short page that only says something (sign-in required, forbidden, unavailable…). */
-export function renderMessageDocument(title: string, message: string, nav?: readonly AdminNavLink[]): string {
+/** A link a message page offers as its way on (e.g. "Sign in"). */
+export interface MessageAction {
+  readonly label: string;
+  readonly href: string;
+}
+
+/** A short page that only says something (sign-in required, forbidden, unavailable…), with an optional link to act on it. */
+export function renderMessageDocument(
+  title: string,
+  message: string,
+  nav?: readonly AdminNavLink[],
+  action?: MessageAction,
+): string {
+  const link =
+    action === undefined
+      ? ''
+      : `<p class="form-actions"><a class="button-primary" href="${escapeHtml(action.href)}">${escapeHtml(action.label)}</a></p>`;
   return renderAdminDocument({
     title,
     heading: title,
     nav,
-    bodyHtml: `<div class="notice notice-error" role="alert"><p>${escapeHtml(message)}</p></div>`,
+    bodyHtml: `<div class="notice notice-error" role="alert"><p>${escapeHtml(message)}</p></div>${link}`,
   });
 }

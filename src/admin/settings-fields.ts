@@ -1,9 +1,11 @@
 import type { Framework_Abstract_Settings } from '../settings/abstract-settings';
+import { MASKED_VALUE } from '../settings/secrets/mask';
 import type { Framework_Setting } from '../settings/setting';
 import type { AdminField, FieldState } from './admin-field';
 import { resolveWidget } from './field-widget';
 import type { LevelValue } from './form-changes';
 import { type FieldOutcome, normaliseLineBreaks } from './form-value-codec';
+import { editedWhileInheriting } from './inherit-edits';
 import { widgetRow } from './widgets/widget-table';
 
 /** A submitted settings form, read field by field. */
@@ -14,7 +16,16 @@ export interface SettingsSubmission {
   readonly states: ReadonlyMap<string, FieldState>;
   /** The refused fields, by setting id: why. Empty when every field is acceptable. */
   readonly errors: ReadonlyMap<string, string>;
+  /**
+   * What was typed into secret fields, by setting id (not empty, not the mask): never shown
+   * again, and no message of the page may repeat it (see `withoutSecretEcho`).
+   */
+  readonly typedSecrets: ReadonlyMap<string, string>;
 }
+
+/** The note of a secret field whose typed value the page shows again after a failed save. */
+export const SECRET_NOT_SAVED_NOTE =
+  'Not saved: what you typed here was not stored and is not shown again, so type it again.';
 
 function elementIdOf(name: string): string {
   return `field-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
@@ -100,16 +111,21 @@ export class Framework_Register_Settings_Fields {
   /**
    * Reads a submitted form: every field converted to its type and validated by the settings
    * layer. Fields absent from the form show `current` (their stored values) when rendered
-   * again; password fields never show what was typed.
+   * again; secret fields never show what was typed, and say under the field that it was not
+   * saved (the states are shown only when the save failed).
    */
   readSubmission(form: URLSearchParams, current: ReadonlyMap<string, unknown>): SettingsSubmission {
     const outcomes = new Map<string, FieldOutcome>();
     const states = new Map<string, FieldState>();
     const errors = new Map<string, string>();
+    const typedSecrets = new Map<string, string>();
     for (const field of this.getFields()) {
       const id = field.setting.getId();
       const row = widgetRow(field.widget);
       const submitted = form.getAll(field.name).map(normaliseLineBreaks);
+      const typed = submitted.filter((text) => text !== '' && text !== MASKED_VALUE).join('\n');
+      const typedSecret = field.setting.isSecret() && typed !== '';
+      if (typedSecret) typedSecrets.set(id, typed);
       const { texts, outcome } = row.read(field.setting, field.widget, submitted);
       outcomes.set(id, outcome);
       const currentValue = current.get(id) ?? null;
@@ -120,9 +136,28 @@ export class Framework_Register_Settings_Fields {
           : row.formTexts(field.setting, field.widget, currentValue);
       const error = outcome.action === 'invalid' ? outcome.message : undefined;
       if (error !== undefined) errors.set(id, error);
-      states.set(id, { texts: shown, error, note: row.note(field.widget, currentValue) });
+      // These states are shown only when the save failed: a typed secret is then gone, and says so.
+      const note = row.note(field.widget, currentValue);
+      states.set(id, {
+        texts: shown,
+        error,
+        note: typedSecret ? `${SECRET_NOT_SAVED_NOTE}${note === undefined ? '' : ` ${note}`}` : note,
+      });
     }
-    return { outcomes, states, errors };
+    return { outcomes, states, errors, typedSecrets };
+  }
+
+  /**
+   * The ids of the fields among `inherit` (their "Use parent value" box ticked) that the form
+   * changed: what they sent differs from what they showed (see `inherit-edits.ts`); `current`
+   * is what each shows now, for a form that did not post what it showed.
+   */
+  editedWhileInheriting(
+    form: URLSearchParams,
+    inherit: ReadonlySet<string>,
+    current: ReadonlyMap<string, unknown>,
+  ): Set<string> {
+    return editedWhileInheriting(this.getFields(), form, inherit, current);
   }
 
   /** The fields as HTML rows, each showing its state from `states` (by setting id). */

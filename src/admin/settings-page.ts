@@ -2,24 +2,40 @@ import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception
 import { OptionStoreError } from '../errors/option-store-error';
 import type { AdminPage, AdminRequestContext } from '../rest/admin-hook';
 import { checkUser, type RestUser } from '../rest/rest-user';
+import { SettingsRulesError } from '../settings/rules/rules-error';
+import { SchemaOutdatedError } from '../settings/schema-versions/schema-outdated';
+import { ScopeNotFoundError } from '../settings/scope/scope-not-found';
 import { describeInvalidScopePath, isScopePath } from '../settings/scope/scope-path';
 import { PartialWriteError } from '../settings/writes/apply-without-commit';
 import { BatchRejectedError } from '../settings/writes/batch-rejected';
 import type { FieldState } from './admin-field';
 import {
   ADMIN_STATUS_PATH,
+  adminHistoryPath,
   adminSettingsPath,
+  historyQuery,
   normaliseAdminPath,
-  pluginIdOfSettingsPath,
   relativeHref,
+  settingsRouteOf,
 } from './admin-paths';
 import { createCsrfToken, verifyCsrfToken } from './csrf-token';
 import { INHERIT_FIELD } from './field-renderer';
 import { DEFAULT_MAX_FORM_BYTES, readFormBody } from './form-body';
 import { formChanges, type LevelValue } from './form-changes';
+import { HistoryRoutes, RESTORED_FLAG } from './history-routes';
 import { escapeHtml } from './html-escape';
 import { htmlResponse, seeOther } from './html-response';
-import { type AdminNavLink, renderAdminDocument, renderMessageDocument } from './page-layout';
+import { textsDigest } from './inherit-edits';
+import { loginHref } from './login-link';
+import {
+  type AdminNavLink,
+  type MessageAction,
+  renderAdminDocument,
+  renderMessageDocument,
+} from './page-layout';
+import { placeRuleProblems } from './rule-problems';
+import { readSchemaNotice, schemaNotice } from './schema-notice';
+import { withoutSecretEcho } from './secret-echo';
 import type { Framework_Register_Settings_Fields } from './settings-fields';
 import { renderStatusBlocks } from './status-screen';
 import { widgetRow } from './widgets/widget-table';
@@ -29,6 +45,11 @@ function renderScopeSwitcher(scope: string): string {
   return `<form class="scope-switcher" method="get" action=""><label for="scope-path">Scope</label> <input type="text" id="scope-path" name="scope" value="${escapeHtml(
     scope,
   )}" placeholder="global" spellcheck="false"> <button type="submit" class="button-secondary">Show</button></form>\n`;
+}
+
+/** The message next to a field changed while its "Use parent value" box was ticked. */
+function editedWhileInheritingMessage(scope: string): string {
+  return `Not saved: this field was changed while “Use parent value” was ticked, so the change would have been ignored. The box is now unticked: save again to store this value in scope ${scope}, or tick the box to keep the parent value.`;
 }
 
 /** The name of the hidden CSRF field of the settings form. */
@@ -71,8 +92,38 @@ interface SettingsView {
   /** The path of the request being answered (links are relative to it); none for an embedded form. */
   readonly pagePath?: string;
   readonly saved?: boolean;
+  /** A restore from the history view was applied: the page says "Restored". */
+  readonly restored?: boolean;
   readonly errors?: ReadonlyMap<string, string>;
   readonly problem?: string;
+  /** What was typed into secret fields (a save that failed): no message shown may repeat it. */
+  readonly typedSecrets?: ReadonlyMap<string, string>;
+  /**
+   * Why the settings cannot be saved now (the stored schema version is not this server's): the
+   * page shows this notice and the values read-only, without a form.
+   */
+  readonly readOnly?: string;
+}
+
+/** `view` with every message that would repeat a typed secret replaced (see `withoutSecretEcho`). */
+function withoutSecretEchoes(view: SettingsView): SettingsView {
+  const typed = [...(view.typedSecrets?.values() ?? [])];
+  if (typed.length === 0) return view;
+  const clean = (message: string) => withoutSecretEcho(message, typed);
+  const states = new Map(
+    [...view.states].map(([id, state]) => [
+      id,
+      state.error === undefined ? state : { ...state, error: clean(state.error) },
+    ]),
+  );
+  return {
+    ...view,
+    states,
+    ...(view.errors
+      ? { errors: new Map([...view.errors].map(([id, message]) => [id, clean(message)])) }
+      : {}),
+    ...(view.problem === undefined ? {} : { problem: clean(view.problem) }),
+  };
 }
 
 /**
@@ -82,6 +133,10 @@ interface SettingsView {
  * - `GET /admin/settings/{pluginId}`: the form, one field per setting;
  * - `POST /admin/settings/{pluginId}`: the options handler (form-encoded, CSRF-checked,
  *   every field validated before anything is saved; 303 back with "Settings saved");
+ * - `GET /admin/settings/{pluginId}/history?setting=<id>&scope=<path>`: one setting's history at
+ *   one level, newest first, each entry with "Restore to here";
+ * - `POST /admin/settings/{pluginId}/restore?setting=<id>&scope=<path>`: the preview of a restore,
+ *   then (with the previewed plan's id) applying it, 303 back with "Restored";
  * - `GET /admin/status`: the status screen (the first page given answers it).
  *
  * Every page needs an authenticated user with the management capability.
@@ -100,6 +155,7 @@ export class Framework_Register_Settings implements AdminPage {
   readonly #plugin: AdminSettingsPlugin;
   readonly #fields: Framework_Register_Settings_Fields;
   readonly #maxBodyBytes: number;
+  readonly #history: HistoryRoutes;
 
   /**
    * @param plugin - the plugin whose settings the page edits
@@ -125,6 +181,15 @@ export class Framework_Register_Settings implements AdminPage {
     this.#plugin = plugin;
     this.#fields = options.fields;
     this.#maxBodyBytes = maxBodyBytes;
+    this.#history = new HistoryRoutes({
+      plugin,
+      fields: options.fields,
+      csrfField: CSRF_FIELD,
+      message: (request, status, title, text) => this.#message(request, status, title, text),
+      nav: (pagePath) => this.#nav(null, pagePath),
+      scopeOf: (request, context, url) => this.#scopeOf(request, context, url),
+      readPostedForm: (request, context) => this.#readPostedForm(request, context),
+    });
   }
 
   /** The plugin the page belongs to. */
@@ -163,9 +228,12 @@ export class Framework_Register_Settings implements AdminPage {
     const url = new URL(request.url);
     const path = normaliseAdminPath(url.pathname);
     const isStatus = path === ADMIN_STATUS_PATH;
-    if (!isStatus && pluginIdOfSettingsPath(path) !== this.#plugin.getId()) return null;
+    const route = isStatus ? null : settingsRouteOf(path);
+    if (!isStatus && route?.pluginId !== this.#plugin.getId()) return null;
+    const view = route?.view ?? 'status';
     try {
-      const allowed = isStatus ? ['GET', 'HEAD'] : ['GET', 'HEAD', 'POST'];
+      const allowed =
+        view === 'settings' ? ['GET', 'HEAD', 'POST'] : view === 'restore' ? ['POST'] : ['GET', 'HEAD'];
       if (!allowed.includes(request.method)) {
         return await this.#message(
           request,
@@ -180,9 +248,13 @@ export class Framework_Register_Settings implements AdminPage {
       const denied = await this.#checkAccess(request, context);
       if (denied) return denied;
       if (isStatus) return await this.#serveStatus(request, context);
+      if (view === 'history') return await this.#history.serveHistory(request, context, url);
+      if (view === 'restore') return await this.#history.handleRestore(request, context, url);
       if (request.method === 'POST') return await this.#handlePost(request, context, url);
       return await this.#serveForm(request, context, url);
     } catch (error) {
+      // The settings' `scopeExists` refused the page's scope: before anything was stored.
+      if (error instanceof ScopeNotFoundError) return await this.#scopeNotFound(request, error.scope);
       if (error instanceof OptionStoreError) {
         return this.#message(
           request,
@@ -201,7 +273,7 @@ export class Framework_Register_Settings implements AdminPage {
   }
 
   /** The admin bar's links, relative to the page at `pagePath` (so they work under a mount prefix). */
-  #nav(current: 'settings' | 'status', pagePath: string): AdminNavLink[] {
+  #nav(current: 'settings' | 'status' | null, pagePath: string): AdminNavLink[] {
     return [
       {
         label: `${this.#plugin.getName()} settings`,
@@ -222,21 +294,48 @@ export class Framework_Register_Settings implements AdminPage {
     title: string,
     text: string,
     headers: Record<string, string> = {},
+    action?: MessageAction,
   ): Promise<Response> {
     const nav = this.#nav('settings', new URL(request.url).pathname);
-    return htmlResponse(request, renderMessageDocument(title, text, nav), status, headers);
+    return htmlResponse(request, renderMessageDocument(title, text, nav, action), status, headers);
+  }
+
+  /** The page of a scope the settings' `scopeExists` option refuses (404). */
+  #scopeNotFound(request: Request, scope: string): Promise<Response> {
+    const outcome = request.method === 'POST' ? ' Nothing was saved.' : '';
+    return this.#message(
+      request,
+      404,
+      'Unknown scope',
+      `These settings have no scope “${scope}”.${outcome} Check the path in the address, or open the global settings.`,
+    );
   }
 
   async #checkAccess(request: Request, context: AdminRequestContext): Promise<Response | null> {
     // The server checked the user already; a page called directly gets the same check.
     const user = checkUser(context.user);
     if (user === null) {
-      return this.#message(
-        request,
-        401,
-        'Sign in required',
-        'Sign in with an account that may manage the shop to see this page.',
-      );
+      // Back to this very page (path and query) once signed in.
+      const url = new URL(request.url);
+      const href =
+        context.loginUrl === undefined
+          ? undefined
+          : loginHref(context.loginUrl, `${url.pathname}${url.search}`);
+      return href === undefined
+        ? this.#message(
+            request,
+            401,
+            'Sign in required',
+            'Sign in to the shop’s admin area with an account that may manage the shop, then reload this page.',
+          )
+        : this.#message(
+            request,
+            401,
+            'Sign in required',
+            'Sign in with an account that may manage the shop to see this page.',
+            {},
+            { label: 'Sign in', href },
+          );
     }
     if (!user.capabilities.includes(context.managementCapability)) {
       return this.#message(
@@ -251,12 +350,21 @@ export class Framework_Register_Settings implements AdminPage {
 
   async #serveStatus(request: Request, context: AdminRequestContext): Promise<Response> {
     const report = await context.getSystemStatus();
+    // The report holds only the blocks this user may see (`canAccessScope` of each plugin's
+    // global level): a plugin without its block is not named at all.
+    const shown = context.plugins.filter((plugin) =>
+      Object.hasOwn(report, `${context.commercePrefix}_${plugin.id}`),
+    );
+    const bodyHtml =
+      shown.length === 0 && context.plugins.length > 0
+        ? '<div class="card"><p>Your account may not see the status of any plugin.</p></div>'
+        : renderStatusBlocks(report, shown, context.commercePrefix);
     const html = renderAdminDocument({
       title: 'System status',
       heading: 'System status',
       subtitle: 'What every plugin reports about itself. Secrets are masked.',
       nav: this.#nav('status', new URL(request.url).pathname),
-      bodyHtml: renderStatusBlocks(report, context.plugins, context.commercePrefix),
+      bodyHtml,
     });
     return htmlResponse(request, html, 200);
   }
@@ -312,7 +420,10 @@ export class Framework_Register_Settings implements AdminPage {
           : origin === ''
             ? 'the global value'
             : `scope ${origin}`;
-      states.set(id, { ...state, inherit: { checked, from } });
+      states.set(id, {
+        ...state,
+        inherit: checked ? { checked, from, shown: textsDigest(state.texts) } : { checked, from },
+      });
     }
     return states;
   }
@@ -320,7 +431,9 @@ export class Framework_Register_Settings implements AdminPage {
   async #serveForm(request: Request, context: AdminRequestContext, url: URL): Promise<Response> {
     const scope = await this.#scopeOf(request, context, url);
     if (scope instanceof Response) return scope;
+    // Read first: a load may run the migrations that are due (`migrateOnLoad`).
     const values = await this.#fields.readLevel(scope);
+    const readOnly = await readSchemaNotice(this.#fields.getSettingsHandler());
     const csrfToken = await createCsrfToken(context.csrfSecret, context.user!.id, {
       sessionId: context.sessionId,
     });
@@ -332,12 +445,37 @@ export class Framework_Register_Settings implements AdminPage {
       scope,
       pagePath: url.pathname,
       saved: url.searchParams.has(SAVED_FLAG),
+      restored: url.searchParams.has(RESTORED_FLAG),
+      ...(readOnly === undefined ? {} : { readOnly }),
     };
     return htmlResponse(request, this.#renderDocument(view), 200);
   }
 
-  async #handlePost(request: Request, context: AdminRequestContext, url: URL): Promise<Response> {
-    const user = context.user!;
+  /**
+   * The answer to a post while the stored schema version is not this server's (409, nothing
+   * stored): the notice, and the values as stored, read-only.
+   */
+  #schemaOutdated(
+    request: Request,
+    view: SettingsView,
+    current: ReadonlyMap<string, LevelValue>,
+    notice: string,
+  ): Promise<Response> {
+    const scope = view.scope ?? '';
+    const shown = new Map([...current].map(([id, value]) => [id, value.shown]));
+    const states = this.#states(current, scope, this.#fields.statesFor(shown));
+    return htmlResponse(
+      request,
+      this.#renderDocument({ ...view, states, readOnly: `Nothing was saved. ${notice}` }),
+      409,
+    );
+  }
+
+  /**
+   * A posted form once its encoding, its size and its CSRF token are checked, or the page
+   * refusing it (415, 413, 400; 403 for a token that is missing, expired or someone else's).
+   */
+  async #readPostedForm(request: Request, context: AdminRequestContext): Promise<URLSearchParams | Response> {
     const body = await readFormBody(request, this.#maxBodyBytes);
     if (!body.ok) {
       const title =
@@ -349,9 +487,8 @@ export class Framework_Register_Settings implements AdminPage {
       return this.#message(request, body.status, title, `${body.message} Nothing was saved.`);
     }
     const { form } = body;
-    const binding = { sessionId: context.sessionId };
-    const verified = await verifyCsrfToken(context.csrfSecret, user.id, form.get(CSRF_FIELD), {
-      ...binding,
+    const verified = await verifyCsrfToken(context.csrfSecret, context.user!.id, form.get(CSRF_FIELD), {
+      sessionId: context.sessionId,
       maxAgeMs: context.csrfMaxAgeMs,
     });
     if (!verified) {
@@ -362,16 +499,28 @@ export class Framework_Register_Settings implements AdminPage {
         'The form could not be verified: its security token is missing, has expired, or belongs to another account or session. Nothing was saved. Reload the settings page and try again.',
       );
     }
+    return form;
+  }
+
+  async #handlePost(request: Request, context: AdminRequestContext, url: URL): Promise<Response> {
+    const user = context.user!;
+    const form = await this.#readPostedForm(request, context);
+    if (form instanceof Response) return form;
     const scope = await this.#scopeOf(request, context, url);
     if (scope instanceof Response) return scope;
-    const csrfToken = await createCsrfToken(context.csrfSecret, user.id, binding);
+    const csrfToken = await createCsrfToken(context.csrfSecret, user.id, { sessionId: context.sessionId });
     // One read: what is stored now, to show the form again and to leave untouched fields alone.
     const current = await this.#fields.readLevel(scope);
     const shown = new Map([...current].map(([id, value]) => [id, value.shown]));
     const submission = this.#fields.readSubmission(form, shown);
-    const inherit = new Set(scope === '' ? [] : form.getAll(INHERIT_FIELD));
+    const ticked = new Set(scope === '' ? [] : form.getAll(INHERIT_FIELD));
+    // A field changed while its "Use parent value" box was ticked would be thrown away: the form
+    // is refused, and shown again with that box unticked and the field's value kept.
+    const edited = this.#fields.editedWhileInheriting(form, ticked, shown);
+    const inherit = new Set([...ticked].filter((id) => !edited.has(id)));
     // A field that inherits is not stored: what was typed into it does not matter.
     const errors = new Map([...submission.errors].filter(([id]) => !inherit.has(id)));
+    for (const id of edited) errors.set(id, editedWhileInheritingMessage(scope));
     const view: SettingsView = {
       states: this.#states(current, scope, submission.states, inherit),
       csrfToken,
@@ -379,17 +528,38 @@ export class Framework_Register_Settings implements AdminPage {
       scope,
       pagePath: url.pathname,
     };
-    if (errors.size > 0) return htmlResponse(request, this.#renderDocument({ ...view, errors }), 400);
-
+    // The field checks' messages never quote a secret's text (the settings layer's messages for
+    // secrets are general, JSON advice for a secret says where, not what).
     const settings = this.#fields.getSettingsHandler();
-    const changes = formChanges(settings.getSettings(), submission.outcomes, current, inherit);
+    const changes =
+      errors.size > 0 ? [] : formChanges(settings.getSettings(), submission.outcomes, current, inherit);
+    if (errors.size > 0 || changes.length === 0) {
+      // No write will tell whether this server may write: ask, so that a form posted to a server
+      // that only reads these settings never answers as if it had saved.
+      const notice = await readSchemaNotice(settings);
+      if (notice !== undefined) return this.#schemaOutdated(request, view, current, notice);
+    }
+    if (errors.size > 0) {
+      const states = new Map(view.states);
+      for (const [id, message] of errors) {
+        const state = states.get(id);
+        if (state && edited.has(id)) states.set(id, { ...state, error: message });
+      }
+      return htmlResponse(request, this.#renderDocument({ ...view, states, errors }), 400);
+    }
+
     try {
       // One atomic step: no reader, in any instance, sees part of the form.
       if (changes.length > 0) {
         await settings.level(scope).updateValues(changes, { actor: { id: user.id }, via: 'admin' });
       }
     } catch (error) {
-      return this.#saveFailed(request, view, error);
+      if (error instanceof SchemaOutdatedError) {
+        return this.#schemaOutdated(request, view, current, schemaNotice(error.stored, error.schemaVersion));
+      }
+      // What refused the save may be the host's own code (an `updateValue` override), whose
+      // message may quote a typed secret: those messages are checked against them.
+      return this.#saveFailed(request, { ...view, typedSecrets: submission.typedSecrets }, error);
     }
     // Relative to the page (its own path, a new query), so it holds under a mount prefix.
     const query = scope === '' ? '' : `scope=${encodeURIComponent(scope)}&`;
@@ -398,6 +568,7 @@ export class Framework_Register_Settings implements AdminPage {
 
   /** The form again, after a save the settings layer or the store refused. */
   #saveFailed(request: Request, view: SettingsView, error: unknown): Promise<Response> {
+    if (error instanceof ScopeNotFoundError) return this.#scopeNotFound(request, error.scope);
     const partial = error instanceof OptionStoreError && error.cause instanceof PartialWriteError;
     const outcome = partial
       ? 'Some settings may have been saved before the failure and could not be put back (this store cannot save a form in one step): check them.'
@@ -416,6 +587,23 @@ export class Framework_Register_Settings implements AdminPage {
       );
       return htmlResponse(request, this.#renderDocument({ ...view, states, errors }), status);
     }
+    if (error instanceof SettingsRulesError) {
+      // Each message at its field, like a value error; a problem about no field, at the top.
+      const { atFields, atTop } = placeRuleProblems(error.errors, new Set(view.states.keys()));
+      const states = new Map(view.states);
+      for (const [id, message] of atFields) states.set(id, { ...states.get(id)!, error: message });
+      const problem = atTop.length > 0 ? `The settings were not saved: ${atTop.join(' ')}` : undefined;
+      return htmlResponse(
+        request,
+        this.#renderDocument({
+          ...view,
+          states,
+          errors: atFields,
+          ...(problem === undefined ? {} : { problem }),
+        }),
+        400,
+      );
+    }
     if (error instanceof Framework_Plugin_Exception && error.code >= 400 && error.code < 500) {
       return htmlResponse(
         request,
@@ -433,6 +621,15 @@ export class Framework_Register_Settings implements AdminPage {
   #renderFormHtml(view: SettingsView): string {
     const fields = this.#fields.getFields();
     if (fields.length === 0) return '<div class="card"><p>This plugin has no settings.</p></div>';
+    if (view.readOnly !== undefined) {
+      // No form that pretends to work: the values, every control disabled, nothing to send.
+      const label = `${this.#plugin.getName()} settings (read only)`;
+      return `<fieldset class="read-only-fields" disabled><legend class="visually-hidden">${escapeHtml(label)}</legend>
+<div class="card field-list">
+${this.#fields.renderFields(view.states)}
+</div>
+</fieldset>`;
+    }
     return `<form class="settings-form" method="post" action="${escapeHtml(view.action)}" enctype="application/x-www-form-urlencoded" accept-charset="utf-8" aria-label="${escapeHtml(
       `${this.#plugin.getName()} settings`,
     )}">
@@ -444,9 +641,30 @@ ${this.#fields.renderFields(view.states)}
 </form>`;
   }
 
-  #renderDocument(view: SettingsView): string {
+  /** `view` with a link to each field's history view at the page's level, when the store keeps history. */
+  #withHistoryLinks(view: SettingsView): SettingsView {
+    const pagePath = view.pagePath;
+    if (pagePath === undefined || !this.#fields.getSettingsHandler().storeCapabilities().history) return view;
+    const history = relativeHref(pagePath, adminHistoryPath(this.#plugin.getId()));
+    const scope = view.scope ?? '';
+    const states = new Map(
+      [...view.states].map(([id, state]) => [
+        id,
+        { ...state, history: `${history}${historyQuery(id, scope)}` },
+      ]),
+    );
+    return { ...view, states };
+  }
+
+  #renderDocument(shown: SettingsView): string {
+    // The messages of a refused save are checked against the typed secrets, once, here.
+    const view = this.#withHistoryLinks(withoutSecretEchoes(shown));
     let notices = '';
     if (view.saved) notices += '<div class="notice" role="status"><p>Settings saved</p></div>\n';
+    if (view.restored) notices += '<div class="notice" role="status"><p>Restored</p></div>\n';
+    if (view.readOnly !== undefined) {
+      notices += `<div class="notice notice-warning" role="alert"><p>${escapeHtml(view.readOnly)}</p></div>\n`;
+    }
     if (view.problem) {
       notices += `<div class="notice notice-error" role="alert"><p>${escapeHtml(view.problem)}</p></div>\n`;
     }

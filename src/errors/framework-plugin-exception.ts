@@ -1,7 +1,5 @@
 import { brandClass, hasBrandedInstance } from './brand';
 
-let brand: symbol;
-
 /**
  * The error the settings layer raises on purpose: a rejected value, an unknown setting, a
  * broken registration. `code` follows HTTP: 400 for bad input, 404 for an unknown id.
@@ -34,7 +32,7 @@ export class Framework_Plugin_Exception extends Error {
 
   /** Brand-based `instanceof`, so that errors from the other build (ESM/CJS) are recognised. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrandedInstance(this, Framework_Plugin_Exception, brand, value);
+    return hasBrandedInstance(this, value);
   }
 }
-brand = brandClass(Framework_Plugin_Exception, 'Framework_Plugin_Exception');
+brandClass(Framework_Plugin_Exception, 'Framework_Plugin_Exception');

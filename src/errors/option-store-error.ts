@@ -1,7 +1,5 @@
 import { brandClass, hasBrandedInstance } from './brand';
 
-let brand: symbol;
-
 /** The store operations an {@link OptionStoreError} can name. */
 export type OptionStoreOperation =
   | 'get'
@@ -51,7 +49,7 @@ export class OptionStoreError extends Error {
 
   /** Brand-based `instanceof`, so that errors from the other build (ESM/CJS) are recognised. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrandedInstance(this, OptionStoreError, brand, value);
+    return hasBrandedInstance(this, value);
   }
 }
-brand = brandClass(OptionStoreError, 'OptionStoreError');
+brandClass(OptionStoreError, 'OptionStoreError');

@@ -2,6 +2,7 @@ import type { ArgSchema } from '../rest/args/arg-schema';
 import type { EndpointDocs } from '../rest/registry/endpoint-docs';
 import type { EndpointDescriptor, RouteDescriptor } from '../rest/registry/types';
 import { HTTP_METHODS } from '../rest/registry/types';
+import type { ComponentPool } from './component-pool';
 import { frameworkErrors, type OperationFacts } from './framework-errors';
 import type { JsonSchema, OpenApiOperation, OpenApiParameter } from './openapi-types';
 import { errorResponses, jsonContent, successResponses, toOpenApiHeader } from './operation-responses';
@@ -68,13 +69,18 @@ function parameter(
   arg: ArgSchema | undefined,
   docs: EndpointDocs,
 ): OpenApiParameter {
+  const schema = argumentSchema(name, arg, docs);
   const result: OpenApiParameter = {
     name,
     in: location,
     required: location === 'path' || arg?.required === true,
-    schema: argumentSchema(name, arg, docs),
+    schema,
   };
-  if (arg?.description) result.description = arg.description;
+  if (arg?.description) {
+    result.description = arg.description;
+    // Said once, by the parameter: its schema does not repeat it.
+    if (schema.description === arg.description) delete schema.description;
+  }
   // Query arrays are comma lists (`?include=1,2`), also accepted repeated.
   if (location === 'query' && arg !== undefined && isArrayArg(arg)) {
     result.style = 'form';
@@ -104,14 +110,34 @@ function operationId(method: string, path: string): string {
   return [method.toLowerCase(), ...words].join('_');
 }
 
+/** What a method does, as the names of shared error answers say it. */
+function verb(method: string): string {
+  if (method === 'GET') return 'read';
+  return method === 'DELETE' ? 'delete' : 'write';
+}
+
+/**
+ * The family of an operation, which names the error ranges it shares: the words of its route
+ * inside the namespace without the `{param}` segments, and what the method does — e.g.
+ * `['acme_pay', 'settings', 'write']` for `PUT …/acme_pay/settings/{setting_id}`.
+ */
+function family(route: RouteDescriptor, method: string): string[] {
+  const words = route.route
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.includes('{'))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9_-]+/).filter((word) => word !== ''));
+  return [...words, verb(method)];
+}
+
 /**
  * The OpenAPI operation of one method of an endpoint at one documented path: path parameters
  * (required), query parameters (GET, DELETE, and `docs.queryArgs`), request headers, the JSON
  * request body (POST, PUT, PATCH) made of the other arguments, the answers the endpoint
  * declares (or a `2XX` of any JSON), and every error it can give: the pipeline's own, merged
- * with the endpoint's by status.
+ * with the endpoint's by status. Parameters, the body and the answers are offered to `pool`,
+ * which shares those that other operations have too.
  */
-export function buildOperation(source: OperationSource): OpenApiOperation {
+export function buildOperation(source: OperationSource, pool: ComponentPool): OpenApiOperation {
   const { route, endpoint, method, docs } = source;
   const args = endpoint.args;
   const templateParams = pathParameterNames(route.path);
@@ -128,24 +154,37 @@ export function buildOperation(source: OperationSource): OpenApiOperation {
   ];
   for (const [name, header] of Object.entries(docs.requestHeaders ?? {})) {
     const { description, schema, required } = toOpenApiHeader(header);
-    parameters.push({ name, in: 'header', required: required === true, description, schema });
+    parameters.push(
+      pool.offer('parameters', header.component ?? name, {
+        name,
+        in: 'header',
+        required: required === true,
+        description,
+        schema,
+      }),
+    );
   }
 
+  const id = operationId(method, source.path);
   const operation: OpenApiOperation = {
-    operationId: operationId(method, source.path),
+    operationId: id,
     summary: docs.summary ?? `${method} ${source.routePath}`,
     tags: [route.namespace],
     responses: {},
-    // A public endpoint takes a token too (it may answer more to some users).
-    security: endpoint.isPublic ? [{ [BEARER_SCHEME]: [] }, {}] : [{ [BEARER_SCHEME]: [] }],
   };
+  // The document's security is a token; a public endpoint takes one too (it may answer more to some users).
+  if (endpoint.isPublic) operation.security = [{ [BEARER_SCHEME]: [] }, {}];
   if (docs.description !== undefined) operation.description = docs.description;
-  if (parameters.length > 0) operation.parameters = parameters;
+  if (parameters.length > 0) {
+    operation.parameters = parameters.map((place) =>
+      place.in === 'header' ? place : pool.offer('parameters', place.name, place),
+    );
+  }
   if (bodyArgs.length > 0) {
-    operation.requestBody = {
+    operation.requestBody = pool.offer('requestBodies', docs.bodyComponent ?? `${id}_body`, {
       required: bodyArgs.some(([, arg]) => arg.required === true),
       content: jsonContent(bodySchema(bodyArgs, docs)),
-    };
+    });
   }
 
   const facts: OperationFacts = {
@@ -159,8 +198,8 @@ export function buildOperation(source: OperationSource): OpenApiOperation {
     hasGuardedContext: guardsContext(args.context),
   };
   operation.responses = {
-    ...successResponses(docs.responses),
-    ...errorResponses([...frameworkErrors(facts), ...(docs.errors ?? [])]),
+    ...successResponses(docs.responses, pool, id),
+    ...errorResponses([...frameworkErrors(facts), ...(docs.errors ?? [])], pool, family(route, method)),
   };
   return operation;
 }

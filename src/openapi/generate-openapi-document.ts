@@ -3,6 +3,7 @@ import type { EndpointDocs, EndpointDocsDeclaration } from '../rest/registry/end
 import type { RouteDescriptor } from '../rest/registry/types';
 import type { RestServer } from '../rest/server';
 import { buildOperation, type OperationSource } from './build-operation';
+import { ComponentPool } from './component-pool';
 import type {
   OpenApiDocument,
   OpenApiInfo,
@@ -10,7 +11,7 @@ import type {
   OpenApiPathItem,
   OpenApiServer,
 } from './openapi-types';
-import { ComponentSchemas, securitySchemes } from './shared-components';
+import { BEARER_SCHEME, ComponentSchemas, securitySchemes } from './shared-components';
 
 /** Options of {@link generateOpenApiDocument}. */
 export interface OpenApiOptions {
@@ -88,9 +89,12 @@ function uniqueId(candidate: string, taken: Set<string>): string {
  *   integer path parameter, 405 with `Allow`, 413 and 415 for bodies, 500) as the error body
  *   `{code, message, data: {status, …}}` (`components.schemas.Error`), merged by status with the
  *   endpoint's own (`docs.errors`: the error body, or the envelopes `{success: false, message}`
- *   and `{success: false, errors}`);
+ *   and `{success: false, errors}`); the statuses of one class whose cases all have the error
+ *   body (without headers) as one range, `4XX` or `5XX`, listing each status with its codes,
+ *   each body's `data.status` a constant, when other operations give the same range;
  * - `components.schemas`: the schemas the operations refer to (the built-in ones and those
- *   endpoints declare in `docs.schemas`);
+ *   endpoints declare in `docs.schemas`), and the error bodies two answers or more have (an
+ *   error body used once is written in place);
  * - a bearer security scheme (`bearerAuth`): required, or optional on public endpoints.
  *
  * HEAD and OPTIONS, which every route answers, are not listed. The document is plain data:
@@ -118,6 +122,7 @@ export function generateOpenApiDocument(
   // server matches the route's own path first.
   const fromTemplate = new Set<string>();
   const operationIds = new Set<string>();
+  const pool = new ComponentPool();
   for (const route of server.getRoutes()) {
     namespaces.add(route.namespace);
     for (const source of operationSources(route, schemas)) {
@@ -126,7 +131,7 @@ export function generateOpenApiDocument(
       const isTemplate = source.path === route.path;
       if (paths[source.path]?.[key] !== undefined && (!isTemplate || fromTemplate.has(slot))) continue;
       if (isTemplate) fromTemplate.add(slot);
-      const operation: OpenApiOperation = buildOperation(source);
+      const operation: OpenApiOperation = buildOperation(source, pool);
       operation.operationId = uniqueId(operation.operationId, operationIds);
       paths[source.path] = { ...paths[source.path], [key]: operation };
     }
@@ -143,8 +148,16 @@ export function generateOpenApiDocument(
           : `The routes of the namespace ${name}.`,
     })),
     servers: (options.servers ?? [{ url: '/' }]).map((server) => ({ ...server })),
+    security: [{ [BEARER_SCHEME]: [] }],
     paths,
-    components: { schemas: schemas.referencedBy(paths), securitySchemes: securitySchemes() },
+    components: { schemas: {}, securitySchemes: securitySchemes() },
+  };
+  const shared = pool.share(paths);
+  const errorBodies = pool.sharedSchemas(schemas.names(), { paths, shared });
+  document.components = {
+    schemas: { ...schemas.referencedBy({ paths, shared, errorBodies }), ...errorBodies },
+    ...shared,
+    securitySchemes: securitySchemes(),
   };
   return document;
 }

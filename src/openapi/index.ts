@@ -6,22 +6,25 @@
  */
 
 export {
-  type SettingsRouteDocs,
   settingComponentName,
   settingObjectSchema,
   settingReadSchema,
-  settingsRouteDocs,
+  settingValueComponentName,
   settingValueSchema,
-} from '../rest/settings-routes/settings-docs';
+} from '../rest/settings-routes/setting-schemas';
+export { type SettingsRouteDocs, settingsRouteDocs } from '../rest/settings-routes/settings-docs';
 export { generateOpenApiDocument, type OpenApiOptions } from './generate-openapi-document';
 export type {
   JsonSchema,
   OpenApiDocument,
   OpenApiHeader,
   OpenApiInfo,
+  OpenApiMethod,
   OpenApiOperation,
   OpenApiParameter,
   OpenApiPathItem,
+  OpenApiReference,
+  OpenApiRequestBody,
   OpenApiResponse,
   OpenApiServer,
 } from './openapi-types';

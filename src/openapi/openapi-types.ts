@@ -21,6 +21,12 @@ export interface OpenApiServer {
   description?: string;
 }
 
+/** A reference to a part of the document's `components`, e.g. `{$ref: '#/components/responses/rest_forbidden_401'}`. */
+export interface OpenApiReference {
+  /** Where the part is: `#/components/<kind>/<name>`. */
+  $ref: string;
+}
+
 /** One parameter of an operation (path, query or header). */
 export interface OpenApiParameter {
   /** The argument's name: the `{name}` of the path, the query key, or the header name. */
@@ -53,8 +59,8 @@ export interface OpenApiHeader {
 export interface OpenApiResponse {
   /** What the response means, e.g. `The setting.`; for errors, each code with when it is answered. */
   description: string;
-  /** The response headers, by name (e.g. `X-Total`, `Location`, `Allow`). */
-  headers?: Record<string, OpenApiHeader>;
+  /** The response headers, by name (e.g. `X-Total`, `Location`, `Allow`); shared ones as references to `components.headers`. */
+  headers?: Record<string, OpenApiHeader | OpenApiReference>;
   /** The body, by media type (`application/json`); absent for a response without a body. */
   content?: Record<
     string,
@@ -75,29 +81,50 @@ export interface OpenApiOperation {
   description?: string;
   /** The route's namespace (e.g. `acme/v1`), grouping operations in viewers. */
   tags: string[];
-  /** Path parameters, then query parameters (of GET and DELETE, and `EndpointDocs.queryArgs`), then request headers; absent when there are none. */
-  parameters?: OpenApiParameter[];
+  /**
+   * Path parameters, then query parameters (of GET and DELETE, and `EndpointDocs.queryArgs`), then
+   * request headers; shared ones as references to `components.parameters`; absent when there are
+   * none (or when every operation of the path has them: they are then the path's).
+   */
+  parameters?: (OpenApiParameter | OpenApiReference)[];
   /** The JSON object body (POST, PUT, PATCH) made of the other arguments; absent when there are none. */
-  requestBody?: {
-    /** Whether a body must be sent: `true` when at least one of its arguments is required. */
-    required: boolean;
-    /** The body by media type (`application/json`). */
-    content: Record<
-      string,
-      {
-        /** The JSON Schema of the body object. */
-        schema: JsonSchema;
-      }
-    >;
-  };
-  /** The success response and the error responses the route can produce, by HTTP status code. */
-  responses: Record<string, OpenApiResponse>;
-  /** The security requirements: `bearerAuth` required, or also `{}` (anonymous) on public endpoints (`allowPublic()`). */
-  security: Record<string, string[]>[];
+  requestBody?: OpenApiRequestBody | OpenApiReference;
+  /**
+   * The success response and the error responses the route can produce, by HTTP status code or
+   * range: `4XX` and `5XX` stand for the statuses their description lists, each body of their
+   * `anyOf` naming its status (`data.status` a constant). Shared ones as references to
+   * `components.responses`.
+   */
+  responses: Record<string, OpenApiResponse | OpenApiReference>;
+  /**
+   * The security requirements when they are not the document's (`bearerAuth` required): on
+   * public endpoints (`allowPublic()`), `bearerAuth` or `{}` (anonymous).
+   */
+  security?: Record<string, string[]>[];
 }
 
-/** The operations of one path, by lower-case method. */
-export type OpenApiPathItem = Partial<Record<'get' | 'put' | 'post' | 'delete' | 'patch', OpenApiOperation>>;
+/** The JSON request body of an operation. */
+export interface OpenApiRequestBody {
+  /** Whether a body must be sent: `true` when at least one of its arguments is required. */
+  required: boolean;
+  /** The body by media type (`application/json`). */
+  content: Record<
+    string,
+    {
+      /** The JSON Schema of the body object. */
+      schema: JsonSchema;
+    }
+  >;
+}
+
+/** The methods an operation can have in a path item. */
+export type OpenApiMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
+
+/** The operations of one path, by lower-case method, and the parameters all of them take. */
+export type OpenApiPathItem = Partial<Record<OpenApiMethod, OpenApiOperation>> & {
+  /** Parameters every operation of the path takes (e.g. `scope` on a setting's path), when it has several operations. */
+  parameters?: (OpenApiParameter | OpenApiReference)[];
+};
 
 /** An OpenAPI 3.1 document, as {@link generateOpenApiDocument} builds it. */
 export interface OpenApiDocument {
@@ -109,6 +136,8 @@ export interface OpenApiDocument {
   jsonSchemaDialect: string;
   /** Where the API is served (`OpenApiOptions.servers`, default `[{ url: '/' }]`). */
   servers: OpenApiServer[];
+  /** The security every operation has unless it says otherwise: `bearerAuth` (public endpoints say `bearerAuth` or none). */
+  security: Record<string, string[]>[];
   /** One tag per route namespace, in registration order. */
   tags: {
     /** The namespace, e.g. `acme/v1`. */
@@ -128,9 +157,25 @@ export interface OpenApiDocument {
      * Shared schemas that operations refer to: `Error` (the REST error body), the envelopes
      * `FailureMessage` and `ValidationFailure`, each setting's Setting object
      * (`<pluginId>.settings.<settingId>`), item schemas (`<namespace>.<restBase>`, e.g.
-     * `acme.v1.items`) and whatever endpoints declare in `EndpointDocs.schemas`.
+     * `acme.v1.items`), the error body of each status, named after its codes and status
+     * (`rest_scope_not_found_404`, shared by ranges and single statuses), and whatever endpoints
+     * declare in `EndpointDocs.schemas`.
      */
     schemas: Record<string, JsonSchema>;
+    /**
+     * Answers that two operations or more give, by name: an error answer is named after its
+     * codes and status (`rest_forbidden_401`, `rest_method_not_allowed_405`), a range of error
+     * answers after the routes that give it (`acme_pay.settings.write_4XX`, `errors_5XX`), a
+     * success answer after what its docs name it (`acme_pay.settings.max_retries`: one setting's
+     * Setting object with its `ETag`).
+     */
+    responses?: Record<string, OpenApiResponse>;
+    /** Parameters that two operations or more take, by name (`scope`, `If-Match`, `page`…). */
+    parameters?: Record<string, OpenApiParameter>;
+    /** Response headers that two answers or more carry, by name (`ETag`, `X-Total`, `Allow`…). */
+    headers?: Record<string, OpenApiHeader>;
+    /** Request bodies that two operations or more take, by name (`acme_pay.settings.max_retries`: `{value}` of one setting, for PUT, POST and PATCH). */
+    requestBodies?: Record<string, OpenApiRequestBody>;
     /** The security schemes by name: `bearerAuth`, a bearer token checked by the server's `authenticate`. */
     securitySchemes: Record<
       string,

@@ -141,10 +141,18 @@ export class ComponentSchemas {
     }
   }
 
-  /** The schemas `paths` refers to, directly or through other schemas, in declaration order. */
-  referencedBy(paths: OpenApiDocument['paths']): Record<string, JsonSchema> {
+  /** The names of the schemas declared (the built-in ones included), whether referred to or not. */
+  names(): Set<string> {
+    return new Set(this.#schemas.keys());
+  }
+
+  /**
+   * The schemas `parts` (the paths and the shared responses, parameters…) refer to, directly or
+   * through other schemas, in declaration order.
+   */
+  referencedBy(parts: object): Record<string, JsonSchema> {
     const wanted = new Set<string>();
-    collectRefs(paths, wanted);
+    collectRefs(parts, wanted);
     const queue = [...wanted];
     while (queue.length > 0) {
       const entry = this.#schemas.get(queue.pop()!);

@@ -29,7 +29,11 @@ export interface AdminRequestContext {
   readonly managementCapability: string;
   /** Every plugin the server serves, in order, with their names (for the status screen). */
   readonly plugins: readonly AdminPluginInfo[];
-  /** The system-status report, as `server.getSystemStatus()` answers it. */
+  /**
+   * The system-status report as this request's user may see it, as `server.getSystemStatus(user)`
+   * answers it: only the blocks of the plugins whose global level the server's `canAccessScope`
+   * allows the user.
+   */
   getSystemStatus(): Promise<Record<string, unknown>>;
   /** The key prefix of the status report, `${commercePrefix}_${pluginId}`. */
   readonly commercePrefix: string;
@@ -38,6 +42,11 @@ export interface AdminRequestContext {
    * has one: a settings page for a scope asks it as the settings routes do.
    */
   readonly canAccessScope?: (user: RestUser, scope: string, pluginId: string) => boolean | Promise<boolean>;
+  /**
+   * The host's sign-in page (`admin.loginUrl`), when it has one: a URL, or a function of the
+   * path and query to return to. The "Sign in required" page links there.
+   */
+  readonly loginUrl?: string | ((returnTo: string) => string);
 }
 
 /** A plugin as the admin pages see it. */
@@ -46,6 +55,11 @@ export interface AdminPluginInfo {
   readonly id: string;
   /** The plugin's human-readable name, shown as the heading of its block on the status screen. */
   readonly name: string;
+  /**
+   * Its settings' labels by id (the control's name, else the setting's, else its id): the status
+   * screen shows them instead of the ids. Absent for a plugin without settings.
+   */
+  readonly settingLabels?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -7,6 +7,13 @@ export type BearerTokens = Readonly<Record<string, RestUser>> | Iterable<readonl
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
 
 /**
+ * The fewest characters a configured token may have. Tokens are token68 (ASCII), so
+ * characters are bytes; 16 refuses `"undefined"` (a missing environment variable turned into
+ * text) and other tokens short enough to guess.
+ */
+const MIN_BEARER_TOKEN_LENGTH = 16;
+
+/**
  * The token of an `Authorization: Bearer <token>` header (RFC 6750 token68 characters), or
  * `null` when the header is missing or malformed.
  */
@@ -38,14 +45,21 @@ export interface HeaderAuthenticator {
  * The presented token is compared with every configured token in constant time (no early exit
  * on the first differing character, nor on the first matching token).
  *
+ * Every configured token needs at least 16 characters, so that a missing environment variable
+ * (which a template literal or `String()` turns into `"undefined"`) fails at start-up instead of
+ * becoming a token anyone can guess.
+ *
  * @example
  * ```ts
+ * const token = process.env.ADMIN_TOKEN;
+ * if (!token) throw new Error('Set ADMIN_TOKEN (e.g. openssl rand -base64 24)');
  * const server = createRestServer({
  *   plugins: [plugin],
- *   authenticate: bearerTokenAuth({ [process.env.ADMIN_TOKEN!]: { id: 1, capabilities: ['manage_commerce'] } }),
+ *   authenticate: bearerTokenAuth({ [token]: { id: 1, capabilities: ['manage_commerce'] } }),
  * });
  * ```
- * @throws TypeError for an empty token, a token with characters outside token68, or a user without a capability list
+ * @throws TypeError for a token that is not a string of token68 characters, one shorter than 16
+ *   characters, or a user without a capability list (the message never repeats a token)
  */
 export function bearerTokenAuth(tokens: BearerTokens): HeaderAuthenticator {
   const entries: (readonly [string, RestUser])[] =
@@ -55,6 +69,12 @@ export function bearerTokenAuth(tokens: BearerTokens): HeaderAuthenticator {
   for (const [token, user] of entries) {
     if (typeof token !== 'string' || !BEARER.test(`Bearer ${token}`)) {
       throw new TypeError('bearerTokenAuth: every token must be a non-empty string of token68 characters');
+    }
+    if (token.length < MIN_BEARER_TOKEN_LENGTH) {
+      throw new TypeError(
+        `bearerTokenAuth: every token needs at least ${MIN_BEARER_TOKEN_LENGTH} characters, got one of ${token.length} ` +
+          '(is its environment variable set?); generate one with e.g. `openssl rand -base64 24`',
+      );
     }
     if (typeof user !== 'object' || user === null || !Array.isArray(user.capabilities)) {
       throw new TypeError('bearerTokenAuth: every user needs an id and a capabilities list');

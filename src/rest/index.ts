@@ -30,7 +30,7 @@ export {
   validationFailedResponse,
 } from './envelope';
 export { REST_ERROR_CATALOGUE, type RestErrorCode, type RestErrorEntry } from './errors/error-catalogue';
-export type { BatchItemError, NoErrorData, RestErrorData } from './errors/error-data';
+export type { BatchItemError, NoErrorData, RestErrorData, RuleItemError } from './errors/error-data';
 export {
   type RestErrorArgs,
   type RestErrorOptions,
@@ -85,6 +85,7 @@ export {
   DEFAULT_COMMERCE_PREFIX,
   DEFAULT_MAX_BODY_BYTES,
   type RestServer,
+  type RestServerLogger,
   type RestServerOptions,
 } from './server';
 export { Framework_REST_API_Settings, JSON_SCHEMA_DRAFT_04 } from './settings-routes/settings-controller';

@@ -7,12 +7,16 @@ import type { RestServerInfo } from './http/rest-request';
 import { type RestResult, toFetchResponse } from './http/rest-result';
 import { DEFAULT_MANAGEMENT_CAPABILITY, requireManagement } from './permissions';
 import { RestPipeline } from './pipeline/rest-pipeline';
+import { libraryRouteDocs } from './registry/library-route-docs';
 import { DEFAULT_HOST_NAMESPACE, DEFAULT_REST_ROOT, RouteRegistry } from './registry/route-registry';
 import type { RouteDescriptor } from './registry/types';
-import { createAdminDispatch } from './server/admin-dispatch';
+import type { RestUser } from './rest-user';
+import { adminPluginInfo, createAdminDispatch } from './server/admin-dispatch';
+import { warnAboutPlainSecrets } from './server/plain-secrets-warning';
 import {
   assertPlugins,
   checkAdminOptions,
+  checkLogger,
   checkMaxBatchItems,
   checkMaxBodyBytes,
   checkText,
@@ -20,10 +24,11 @@ import {
   type RestServerOptions,
 } from './server/server-options';
 import { assertNoReservedSettingIds } from './settings-routes/reserved-setting-ids';
-import { systemStatusDocs } from './status-docs';
 import { buildSystemStatus } from './status-report';
+import { pluginsVisibleTo } from './status-visibility';
 import { assertDistinctStorageKeys } from './storage-keys';
 
+export type { RestServerLogger } from './server/plain-secrets-warning';
 export {
   DEFAULT_COMMERCE_PREFIX,
   DEFAULT_MAX_BODY_BYTES,
@@ -36,8 +41,13 @@ export interface RestServer {
   fetch(request: Request): Promise<Response>;
   /** Every registered route, with full path, namespace, methods and arguments. */
   getRoutes(): readonly RouteDescriptor[];
-  /** The system-status report (see `buildSystemStatus`). */
-  getSystemStatus(): Promise<Record<string, unknown>>;
+  /**
+   * The system-status report (see `buildSystemStatus`). Without a user it holds every plugin's
+   * block; with one, only the blocks of the plugins whose global level `canAccessScope(user, '',
+   * pluginId)` allows (every block when the server has no `canAccessScope`), as
+   * `GET …/system_status` and the admin status screen answer that user.
+   */
+  getSystemStatus(user?: RestUser): Promise<Record<string, unknown>>;
   /** The server's REST root, host namespace and management capability. */
   readonly info: RestServerInfo;
   /** Whether admin pages are served under `/admin/` (`createRestServer({ admin })` with at least one page). */
@@ -66,7 +76,7 @@ export interface RestServer {
  * ```ts
  * const server = createRestServer({
  *   plugins: [new GatewayPlugin()],
- *   authenticate: bearerTokenAuth({ 'dev-token': { id: 1, capabilities: ['manage_commerce'] } }),
+ *   authenticate: bearerTokenAuth({ 'dev-token-0123456789': { id: 1, capabilities: ['manage_commerce'] } }),
  * });
  * const response = await server.fetch(new Request('http://localhost/api/commerce/v3/acme/settings'));
  * ```
@@ -83,6 +93,7 @@ export function createRestServer(options: RestServerOptions): RestServer {
     throw new Framework_Plugin_Exception('createRestServer: canAccessScope must be a function', 400);
   }
   const canAccessScope = options.canAccessScope?.bind(options);
+  const logger = checkLogger(options.logger);
   const registry = new RouteRegistry({
     restRoot: options.restRoot ?? DEFAULT_REST_ROOT,
     hostNamespace: options.hostNamespace ?? DEFAULT_HOST_NAMESPACE,
@@ -102,13 +113,20 @@ export function createRestServer(options: RestServerOptions): RestServer {
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes);
   const trustedOrigins = compileTrustedOrigins(options.trustedOrigins, 'createRestServer: trustedOrigins');
   const pluginList = Object.freeze([...plugins]);
-  const getSystemStatus = () => buildSystemStatus(pluginList, commercePrefix);
+  const getSystemStatus = async (user?: RestUser): Promise<Record<string, unknown>> => {
+    const shown = user === undefined ? pluginList : await pluginsVisibleTo(pluginList, user, canAccessScope);
+    return buildSystemStatus(shown, commercePrefix);
+  };
 
   registry.register(info.hostNamespace, '/system_status', {
     methods: 'GET',
     permission: requireManagement(),
-    handler: getSystemStatus,
-    docs: () => systemStatusDocs(pluginList, commercePrefix),
+    // The permission passed, so there is a user: the report holds the blocks it may see.
+    handler: (request) => getSystemStatus(request.user ?? undefined),
+    docs: () =>
+      libraryRouteDocs((docs) =>
+        docs.systemStatus(pluginList, commercePrefix, { filtered: canAccessScope !== undefined }),
+      ),
   });
   for (const plugin of pluginList) plugin.getRestApiHandler().registerRoutes(registry);
   registry.seal();
@@ -124,11 +142,14 @@ export function createRestServer(options: RestServerOptions): RestServer {
     onError: options.onError?.bind(options),
     trustedOrigins,
   });
-  const routes = Object.freeze(registry.getRoutes());
+  // Described on first call: a server that is never asked for its routes does not build them.
+  let routes: readonly RouteDescriptor[] | undefined;
+  warnAboutPlainSecrets(pluginList, logger);
 
   const admin = options.admin;
   checkAdminOptions(admin);
   const adminPages = admin === undefined ? [] : [...admin.pages];
+  const loginUrl = admin?.loginUrl;
   const adminDispatch =
     admin === undefined
       ? null
@@ -137,14 +158,13 @@ export function createRestServer(options: RestServerOptions): RestServer {
             csrfSecret: admin.csrfSecret,
             csrfMaxAgeMs: admin.csrfMaxAgeMs ?? DEFAULT_CSRF_MAX_AGE_MS,
             managementCapability: info.managementCapability,
-            plugins: pluginList.map((plugin) =>
-              Object.freeze({ id: plugin.getId(), name: plugin.getName() }),
-            ),
-            getSystemStatus,
+            plugins: pluginList.map(adminPluginInfo),
             commercePrefix,
             ...(canAccessScope === undefined ? {} : { canAccessScope }),
+            ...(loginUrl === undefined ? {} : { loginUrl }),
           },
           pages: adminPages,
+          systemStatusFor: getSystemStatus,
           restRoot: info.restRoot,
           trustedOrigins,
           authenticate,
@@ -186,7 +206,10 @@ export function createRestServer(options: RestServerOptions): RestServer {
       if (result instanceof Promise) return result.then((settled) => respond(settled, exchange));
       return Promise.resolve(respond(result, exchange));
     },
-    getRoutes: () => routes,
+    getRoutes: () => {
+      routes ??= Object.freeze(registry.getRoutes());
+      return routes;
+    },
     getSystemStatus,
     handleExchange,
   };

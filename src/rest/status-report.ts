@@ -3,7 +3,11 @@ import { maskValue } from '../settings/secrets/mask';
 import type { Framework_Plugin } from './plugin';
 import { maskSecretMembers } from './secret-keys';
 
-/** What the settings add to a plugin's block: every global value (secrets masked) and, with secrets, their state. */
+/**
+ * What the settings add to a plugin's block: every global value (secrets masked), the schema
+ * versions (stored and this code's) and, with secrets, their state — whether they are encrypted,
+ * which cannot be decrypted, and (with a cipher) which are stored in plain text.
+ */
 async function settingsStatus(
   settings: Framework_Abstract_Settings | null,
 ): Promise<Record<string, unknown>> {
@@ -16,11 +20,16 @@ async function settingsStatus(
     hasSecret ||= secret;
     values[id] = maskValue(setting.getValue() ?? setting.getDefault(), secret);
   }
-  if (!hasSecret) return { settings: values };
+  const schemaVersion = { stored: await settings.getSchemaVersion(), code: settings.getCodeSchemaVersion() };
+  if (!hasSecret) return { settings: values, schema_version: schemaVersion };
+  const audit = await settings.getSecretAudit();
+  const cipher = settings.hasSecretCipher();
   return {
     settings: values,
-    secrets_encrypted: settings.hasSecretCipher(),
-    unreadable_secrets: await settings.getUnreadableSecrets(),
+    schema_version: schemaVersion,
+    secrets_encrypted: cipher && audit.plaintext.length === 0,
+    unreadable_secrets: audit.unreadable,
+    ...(cipher ? { plaintext_secrets: audit.plaintext } : {}),
   };
 }
 

@@ -1,15 +1,28 @@
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
 import type { OptionStore } from '../storage/option-store';
+import type { ExportOptions } from './config/export-settings';
+import type { ImportOptions } from './config/plan-import';
+import type { RestoreOptions } from './config/plan-restore';
+import type { SettingsDocument } from './config/settings-document';
+import type { SettingsPlan } from './config/settings-plan';
 import { Framework_Control } from './control';
 import { CONTROL_TYPES, type ControlType, isControlType } from './control-types';
 import type { HistoryEntry } from './history/history-entry';
+import { DEFAULT_HISTORY_MAX_BYTES } from './history/history-log';
 import type { HistoryQuery } from './history/history-query';
 import { deepFreeze } from './json-value';
+import type { SettingsRule } from './rules/settings-rule';
 import { SettingsSchema } from './schema/settings-schema';
+import { SchemaOutdatedError } from './schema-versions/schema-outdated';
+import type {
+  MigrateOptions,
+  MigrationReport,
+  SettingsMigration,
+} from './schema-versions/settings-migration';
 import { assertScopePath } from './scope/scope-path';
 import { LevelView, type ScopedSettings } from './scope/scoped-settings';
+import type { SecretAudit } from './secrets/secret-audit';
 import type { SecretCipher } from './secrets/secret-cipher';
-import { rotateSecrets } from './secrets/secret-rotation';
 import { Framework_Setting } from './setting';
 import { SETTING_TYPE_DEFINITIONS, SETTING_TYPES, type SettingType } from './setting-types';
 import { SettingValueError } from './setting-value-error';
@@ -17,7 +30,7 @@ import { SettingsCore } from './settings-core';
 import { compileValueCodec, optionText } from './value-codec';
 import { DEFAULT_MAX_CACHED_SCOPES } from './values/value-levels';
 import { installWriteWrappers } from './writes/override-wrappers';
-import { currentWriteContext } from './writes/write-context';
+import { resolveWriteReceiver, type WriteContext, writeReceiverTarget } from './writes/write-context';
 import type { SettingChange, WriteOptions } from './writes/write-options';
 
 /** Arguments of {@link Framework_Abstract_Settings.registerSetting}. */
@@ -70,6 +83,69 @@ export interface SettingsOptions {
   historyLimit?: number;
   /** How many scopes keep their values in memory (least recently used go first). Default 1000. */
   maxCachedScopes?: number;
+  /**
+   * Which scopes exist (a store's channels, a marketplace's sellers…). When given, every
+   * operation on a scope it refuses rejects with code 404 (a `ScopeNotFoundError`; REST 404
+   * `rest_scope_not_found`), so that a typo (`EU` for `eu`) never creates an orphan override.
+   * Asked for the path itself only (not its parents), never for the global level, possibly more
+   * than once per request: make it cheap or cache its answers. Without it every valid path exists.
+   */
+  scopeExists?: (path: string) => boolean | Promise<boolean>;
+  /**
+   * The most bytes of history each level's log keeps (the UTF-8 length of the entries' stored
+   * form; the oldest go first, the newest always stays). An integer of at least 1. Default 1 MiB.
+   */
+  historyMaxBytes?: number;
+  /**
+   * The version of this code's settings schema (CONTRACT §11): an integer of at least 1, default
+   * 1. Raise it with each change of the settings' shape, and add the step that brings stored
+   * values there to `migrations`.
+   */
+  schemaVersion?: number;
+  /** The steps from each schema version to the next: `version`s exactly 2, 3, …, `schemaVersion`, in order. */
+  migrations?: readonly SettingsMigration[];
+  /**
+   * Whether the first load (or read, or write) of a container whose stored settings are at an
+   * older schema version runs `migrate()` first; concurrent instances wait for the one that runs
+   * it. Default true.
+   */
+  migrateOnLoad?: boolean;
+  /**
+   * Rules across settings (CONTRACT §12), run by every write path on the values of the level
+   * written: any problem refuses the whole write. See also `requiredWhen`.
+   */
+  rules?: readonly SettingsRule[];
+}
+
+/** Checks `migrations` against `schemaVersion`: versions exactly 2…schemaVersion, in order, each with a name and `up`. */
+function checkedMigrations(schemaVersion: number, migrations: unknown): readonly SettingsMigration[] {
+  if (migrations === undefined) migrations = [];
+  if (!Array.isArray(migrations))
+    throw registrationError('Invalid settings option migrations: expected a list');
+  if (migrations.length !== schemaVersion - 1) {
+    throw registrationError(
+      `Invalid settings option migrations: schemaVersion ${schemaVersion} needs the steps 2…${schemaVersion} (${schemaVersion - 1} of them), got ${migrations.length}`,
+    );
+  }
+  migrations.forEach((step: Partial<SettingsMigration> | null, index) => {
+    const expected = index + 2;
+    if (typeof step !== 'object' || step === null || step.version !== expected) {
+      throw registrationError(
+        `Invalid settings option migrations: step ${index + 1} must have version ${expected}`,
+      );
+    }
+    if (typeof step.name !== 'string' || typeof step.up !== 'function') {
+      throw registrationError(`Invalid migration ${expected}: it needs a name and an up(level) function`);
+    }
+    for (const list of [step.reads, step.secrets]) {
+      if (list !== undefined && (!Array.isArray(list) || list.some((id) => typeof id !== 'string'))) {
+        throw registrationError(
+          `Invalid migration ${expected}: reads and secrets must be lists of setting ids`,
+        );
+      }
+    }
+  });
+  return Object.freeze([...(migrations as SettingsMigration[])]);
 }
 
 const SETTING_ID = /^[A-Za-z0-9_-]+$/;
@@ -80,6 +156,32 @@ function countOption(name: string, value: unknown, fallback: number, minimum: nu
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
     throw registrationError(`Invalid settings option ${name}: expected an integer of at least ${minimum}`);
+  }
+  return value;
+}
+
+/**
+ * The options a base write runs with: its own, else its context's — without the context's
+ * If-Match when the context was opened for another setting (an override writing a second one).
+ */
+function contextOptions(
+  id: string,
+  options: WriteOptions | undefined,
+  context: WriteContext | undefined,
+): WriteOptions {
+  if (options !== undefined) return options;
+  if (context === undefined) return {};
+  if (context.id === id || context.options.ifMatch === undefined) return context.options;
+  const { ifMatch: _other, ...rest } = context.options;
+  return rest;
+}
+
+function functionOption<F extends (...args: never[]) => unknown>(
+  name: string,
+  value: F | undefined,
+): F | undefined {
+  if (value !== undefined && typeof value !== 'function') {
+    throw registrationError(`Invalid settings option ${name}: expected a function`);
   }
   return value;
 }
@@ -140,14 +242,31 @@ export abstract class Framework_Abstract_Settings {
         'Invalid settings option secrets: expected a SecretCipher (encrypt and decrypt)',
       );
     }
+    const schemaVersion = countOption('schemaVersion', options.schemaVersion, 1, 1);
+    const migrations = checkedMigrations(schemaVersion, options.migrations);
+    const migrateOnLoad = options.migrateOnLoad ?? true;
+    if (typeof migrateOnLoad !== 'boolean')
+      throw registrationError('Invalid settings option migrateOnLoad: expected a boolean');
+    const rules = options.rules ?? [];
+    if (!Array.isArray(rules) || rules.some((rule) => typeof rule !== 'function')) {
+      throw registrationError('Invalid settings option rules: expected a list of functions');
+    }
     this.#id = id;
     this.#schema = new SettingsSchema(options.optionPrefix ?? 'framework', id);
     this.#core = new SettingsCore(this.#schema, store, {
       storeTimeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
       cipher: secrets,
-      historyLimit: countOption('historyLimit', options.historyLimit, DEFAULT_HISTORY_LIMIT, 0),
+      history: {
+        limit: countOption('historyLimit', options.historyLimit, DEFAULT_HISTORY_LIMIT, 0),
+        maxBytes: countOption('historyMaxBytes', options.historyMaxBytes, DEFAULT_HISTORY_MAX_BYTES, 1),
+      },
       maxCachedScopes: countOption('maxCachedScopes', options.maxCachedScopes, DEFAULT_MAX_CACHED_SCOPES, 1),
+      scopeExists: functionOption('scopeExists', options.scopeExists),
+      versions: { code: schemaVersion, migrations, migrateOnLoad },
+      rules,
+      pluginId: id,
     });
+    this.#core.versions.migrate = () => this.#core.migrate({});
     this.#global = new LevelView(this, this.#core, '');
     installWriteWrappers(this, Framework_Abstract_Settings.prototype);
   }
@@ -333,12 +452,14 @@ export abstract class Framework_Abstract_Settings {
    * @throws {@link Framework_Plugin_Exception} (404) for an unknown id; `OptionStoreError` when the store fails.
    */
   getValue(id: string, withDefault = true): Promise<unknown> {
+    // `super.getValue` inside an updateValue override may run on a write's own receiver.
+    const self = writeReceiverTarget(this);
     try {
-      this.#ensureRegistered();
+      self.#ensureRegistered();
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#global.getValue(id, withDefault);
+    return self.#global.getValue(id, withDefault);
   }
 
   /**
@@ -371,8 +492,12 @@ export abstract class Framework_Abstract_Settings {
    *   then unchanged.
    */
   updateValue(id: string, value: unknown, options?: WriteOptions): Promise<void> {
-    // Read synchronously, before anything is awaited: see writes/write-context.ts.
-    const context = currentWriteContext(this, id);
+    // `this` may be a write's own receiver (writes/write-context.ts): it names the write's context.
+    const { self, context } = resolveWriteReceiver(this);
+    return self.#update(id, value, options, context);
+  }
+
+  #update(id: string, value: unknown, options: WriteOptions | undefined, context: WriteContext | undefined) {
     const setting = this.#writableSetting(id);
     if (setting instanceof Promise) return setting;
     const problem = setting.describeInvalidValue(value);
@@ -386,7 +511,7 @@ export abstract class Framework_Abstract_Settings {
       context.capture.push(change);
       return Promise.resolve();
     }
-    return this.#core.writes.write([change], options ?? context?.options ?? {}).then((outcome) => {
+    return this.#core.writes.write([change], contextOptions(id, options, context)).then((outcome) => {
       if (context !== undefined) context.report.outcome = outcome;
     });
   }
@@ -400,7 +525,15 @@ export abstract class Framework_Abstract_Settings {
    *   does not match; `OptionStoreError` when the store fails.
    */
   deleteValue(id: string, options?: WriteOptions): Promise<boolean> {
-    const context = currentWriteContext(this, id);
+    const { self, context } = resolveWriteReceiver(this);
+    return self.#delete(id, options, context);
+  }
+
+  #delete(
+    id: string,
+    options: WriteOptions | undefined,
+    context: WriteContext | undefined,
+  ): Promise<boolean> {
     const setting = this.#writableSetting(id);
     if (setting instanceof Promise) return setting;
     const change = { setting, scope: context?.scope ?? '', remove: true, value: null };
@@ -408,7 +541,7 @@ export abstract class Framework_Abstract_Settings {
       context.capture.push(change);
       return Promise.resolve(true);
     }
-    return this.#core.writes.write([change], options ?? context?.options ?? {}).then((outcome) => {
+    return this.#core.writes.write([change], contextOptions(id, options, context)).then((outcome) => {
       if (context !== undefined) context.report.outcome = outcome;
       return outcome.changed[0] === true;
     });
@@ -422,7 +555,7 @@ export abstract class Framework_Abstract_Settings {
    * without `commit` the changes are applied one by one (put back on failure).
    */
   updateValues(changes: readonly SettingChange[], options?: WriteOptions): Promise<void> {
-    return this.level().updateValues(changes, options);
+    return writeReceiverTarget(this).level().updateValues(changes, options);
   }
 
   /**
@@ -481,6 +614,106 @@ export abstract class Framework_Abstract_Settings {
   }
 
   /**
+   * The stored schema version (CONTRACT §11): the recorded one (while a migration runs, the one it
+   * started from); with none recorded, 1 when the plugin has any stored value and `schemaVersion`
+   * when it has none (a fresh install runs no step).
+   */
+  async getSchemaVersion(): Promise<number> {
+    this.#ensureRegistered();
+    return this.#core.versions.storedVersion(this.#core.followsEveryChange);
+  }
+
+  /** This code's schema version (the `schemaVersion` option). */
+  getCodeSchemaVersion(): number {
+    return this.#core.versions.code;
+  }
+
+  /**
+   * Brings every stored level — the global level and every scope holding a value of the plugin —
+   * to `schemaVersion` through the `migrations` (CONTRACT §11): each step changes each level
+   * once, however many instances and processes run it; each level's changes and its marker are
+   * one atomic write; a process killed mid-way leaves each level wholly before or after, and the
+   * next `migrate()` finishes the rest. `dryRun` reports the same counts and stores nothing.
+   *
+   * @throws {@link Framework_Plugin_Exception} (500) naming the step and the level when a step
+   *   throws or its result breaks a value rule or a rule across settings (that level stays as it
+   *   was, the stored version below the step); `SchemaOutdatedError` (409) on an instance older
+   *   than the stored version; `UnsupportedByStoreError` (501) on a store without `commit` and
+   *   `scan`/`listKeys`
+   */
+  async migrate(options: MigrateOptions = {}): Promise<MigrationReport> {
+    this.#ensureRegistered();
+    this.#core.startWatching();
+    return this.#core.migrate(options);
+  }
+
+  /**
+   * Every stored value (no defaults) of the global level and every scope — or only the levels
+   * `scopes` names (`''` for the global level) — as a settings document (CONTRACT §13), typed as
+   * `getValue` reads them, in a fixed order (the same state gives the same bytes); a secret only as
+   * `{ "$secret": fingerprint }`.
+   *
+   * @throws `SchemaOutdatedError` (409) on an instance at another schema version than the stored one
+   */
+  async exportSettings(options: ExportOptions = {}): Promise<SettingsDocument> {
+    this.#ensureRegistered();
+    // Configuration-as-code and secret rotation load on first use (import()): not at start.
+    return (await import('./config/export-settings')).exportSettings(this.#core, options);
+  }
+
+  /**
+   * {@link exportSettings} as JSON text, a batch of levels at a time: the same bytes as
+   * `JSON.stringify(await exportSettings(options))`, with memory bounded however many scopes the
+   * store holds (REST and the CLI send exports this way).
+   */
+  exportSettingsText(options: ExportOptions = {}): AsyncIterable<string> {
+    this.#ensureRegistered();
+    return exportedText(this.#core, options);
+  }
+
+  /**
+   * The plan that brings the stored settings to `document` (CONTRACT §13): changes, errors (never
+   * thrown: every value is checked as a write would check it, rules included), and per change the
+   * state of the key it was made against. Apply it with {@link applyPlan}.
+   *
+   * @throws {@link Framework_Plugin_Exception} (400) for a document that is not one for this plugin, or is newer
+   */
+  async planImport(document: unknown, options: ImportOptions = {}): Promise<SettingsPlan> {
+    this.#ensureRegistered();
+    return (await import('./config/plan-import')).planImport(this, this.#core, document, options);
+  }
+
+  /**
+   * The plan that brings the named values — every setting at every level, or one `scope` (`null`:
+   * the global level), or only `settingIds` — back to what they were at `to` (an ISO 8601 time, or
+   * a history entry id: the state right after it), rebuilt from the history, migrated to today's
+   * schema and checked like an import (CONTRACT §13). Secrets come back too when a cipher is set
+   * (history keeps them sealed); else each changed secret is an error `secret_not_restorable`.
+   * Values whose kept history does not reach back to `to` are errors `history_too_short`.
+   *
+   * @throws {@link Framework_Plugin_Exception} (404) for a `to` that is neither a time nor a known
+   *   entry id; (400) for an invalid scope; `UnsupportedByStoreError` (501) without history
+   */
+  async planRestore(options: RestoreOptions): Promise<SettingsPlan> {
+    this.#ensureRegistered();
+    return (await import('./config/plan-restore')).planRestore(this, this.#core, options);
+  }
+
+  /**
+   * Applies a plan in one atomic step, conditional on each planned key holding what it held when
+   * the plan was made (CONTRACT §13). History: one entry per change, `via: 'import'`.
+   *
+   * @throws `PlanRefusedError` (400) for a plan with errors, or one edited or not made by this
+   *   package; `PlanConflictError` (412) listing the keys that changed since; `SettingsRulesError`
+   *   (400) when the rules refuse the result now; `UnsupportedByStoreError` (501) on a store
+   *   without `commit`
+   */
+  async applyPlan(plan: SettingsPlan, options: WriteOptions = {}): Promise<{ applied: number }> {
+    this.#ensureRegistered();
+    return (await import('./config/apply-plan')).applyPlan(this.#core, plan, options);
+  }
+
+  /**
    * Rewrites every stored secret — global and scoped, plain ones included — under the cipher's
    * first key, one atomic write per value, and resolves to how many it rewrote. Safe on a live
    * system: readers decrypt both the old and the new text meanwhile.
@@ -489,17 +722,41 @@ export abstract class Framework_Abstract_Settings {
    */
   async rotateSecrets(): Promise<number> {
     this.#ensureRegistered();
-    return rotateSecrets(this.#core);
+    const status = await this.#core.versions.status();
+    if (status.kind === 'outdated')
+      throw new SchemaOutdatedError(this.#id, status.stored, this.#core.versions.code);
+    return (await import('./secrets/secret-rotation')).rotateSecrets(this.#core);
   }
 
-  /** The ids of the secret settings whose stored global text cannot be decrypted (they read as nothing stored). */
+  /**
+   * The secrets whose stored text cannot be decrypted: `id` for a global value (it reads as
+   * nothing stored), `id@scope` for a scope's (that scope, and the scopes below it that inherit
+   * from it, read `null`: never the parent's secret). Visits every scope's stored secrets.
+   */
   async getUnreadableSecrets(): Promise<string[]> {
     this.#ensureRegistered();
-    const level = await this.#core.freshLevel('');
-    return this.#core
-      .settings()
-      .filter((setting) => level.entry(setting).unreadable)
-      .map((setting) => setting.getId());
+    return (await secretAudit(this.#core)).unreadable;
+  }
+
+  /**
+   * With a cipher: the secrets stored in plain text (planted in the store, or stored before the
+   * cipher was configured), as `id` or `id@scope`. They still read; `rotateSecrets()` encrypts
+   * them. Without a cipher: `[]`.
+   */
+  async getPlaintextSecrets(): Promise<string[]> {
+    this.#ensureRegistered();
+    if (this.#core.cipher === undefined) return [];
+    return (await secretAudit(this.#core)).plaintext;
+  }
+
+  /**
+   * {@link getUnreadableSecrets} and {@link getPlaintextSecrets} from one visit of the stored
+   * secrets (what the status report shows).
+   */
+  async getSecretAudit(): Promise<SecretAudit> {
+    this.#ensureRegistered();
+    const audit = await secretAudit(this.#core);
+    return this.#core.cipher === undefined ? { ...audit, plaintext: [] } : audit;
   }
 
   /** How many scopes have their values cached in memory now (at most `maxCachedScopes`). */
@@ -514,13 +771,19 @@ export abstract class Framework_Abstract_Settings {
 
   /**
    * What the store offers beyond plain reads and writes: `atomicWrites` (If-Match, atomic
-   * batches and history need it) and `history` (reading the change log).
+   * batches, history and applying a plan need it), `history` (reading the change log) and
+   * `listing` (finding the stored scopes: exports, pruning imports and restores of every level).
    */
-  storeCapabilities(): { readonly atomicWrites: boolean; readonly history: boolean } {
+  storeCapabilities(): {
+    readonly atomicWrites: boolean;
+    readonly history: boolean;
+    readonly listing: boolean;
+  } {
     const store = this.#core.store;
     return {
       atomicWrites: typeof store.commit === 'function',
       history: typeof store.commit === 'function' && typeof store.readLog === 'function',
+      listing: typeof store.scan === 'function' || typeof store.listKeys === 'function',
     };
   }
 
@@ -549,4 +812,19 @@ export abstract class Framework_Abstract_Settings {
       throw new Framework_Plugin_Exception(`Setting "${id}" is not registered in "${this.#id}"`, 404);
     return setting;
   }
+}
+
+/** `exportSettingsText` of the export module, loaded on the first `next()`. */
+async function* exportedText(core: SettingsCore, options: ExportOptions): AsyncGenerator<string> {
+  yield* (await import('./config/export-settings')).exportSettingsText(core, options);
+}
+
+/** The secret audit's module, once loaded. */
+let secretAuditModule: Promise<typeof import('./secrets/secret-audit')> | undefined;
+
+/** The audit of the stored secrets, its module loaded on first use. */
+async function secretAudit(core: SettingsCore): Promise<SecretAudit> {
+  // Kept: the status report audits on every request, and each import() goes through the loader.
+  secretAuditModule ??= import('./secrets/secret-audit');
+  return (await secretAuditModule).auditSecrets(core);
 }

@@ -1,3 +1,4 @@
+import { brandClass } from '../errors/brand';
 import { Framework_Plugin_Exception } from '../errors/framework-plugin-exception';
 
 /**
@@ -34,3 +35,4 @@ export class SettingValueError extends Framework_Plugin_Exception {
     this.issues = issues;
   }
 }
+brandClass(SettingValueError, 'SettingValueError');

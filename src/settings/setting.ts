@@ -1,5 +1,6 @@
 import type { ControlObject, Framework_Control } from './control';
 import { maskValue } from './secrets/mask';
+import { describeInvalidSecret } from './secrets/secret-problem';
 import type { SettingType } from './setting-types';
 import type { SettingValueIssue } from './setting-value-error';
 import type { ValueCodec } from './value-codec';
@@ -44,6 +45,11 @@ export interface SettingDefinition {
   readonly codec: ValueCodec;
   /** Registered with `secret: true` (a `password` control makes a setting secret too). */
   readonly secret: boolean;
+}
+
+/** A control's REST shape; a secret's without its options (their texts are the secret's possible values). */
+function maskControl(control: ControlObject, secret: boolean): ControlObject {
+  return secret ? { ...control, options: {} } : control;
 }
 
 const UNCONFIGURED: SettingDefinition = {
@@ -144,14 +150,15 @@ export class Framework_Setting {
   }
   /**
    * Why `updateValue` would reject `value`, or `undefined` when it would accept it. For a
-   * secret the reason is general: it never repeats the value or the allowed options.
+   * secret the reason is general: it never repeats the value or the allowed options (text
+   * refused only for a NUL character or a lone surrogate says so, without the text).
    */
   describeInvalidValue(value: unknown): string | undefined {
     const problem = this.#definition.codec.problem(value);
     if (problem === undefined || !this.isSecret()) return problem;
-    const { type, isMulti, options } = this.#definition;
+    const { type, isMulti, options, codec } = this.#definition;
     const expected = `${isMulti ? 'a list of values' : 'a value'} of type ${type}${options.length > 0 ? ' among the allowed options' : ''}`;
-    return `expected ${expected} (a secret's value is not repeated here)`;
+    return describeInvalidSecret(value, expected, (candidate) => codec.problem(candidate) === undefined);
   }
 
   /**
@@ -167,14 +174,18 @@ export class Framework_Setting {
 
   /**
    * The REST shape (CONTRACT §5) of the global value, with the default applied to `value`; a
-   * secret's non-null `value` and `default` are `"********"`.
+   * secret's non-null `value` and `default` are `"********"`, its `options` `[]` and its
+   * control's `options` `{}`.
    */
   toJSON(): SettingObject {
     return this.describe(this.globalEntry.value);
   }
 
-  /** @internal The REST shape for `value` (`null`: nothing stored, the default applies), secrets masked. */
-  describe(value: unknown): SettingObject {
+  /**
+   * @internal The REST shape for `value` (`null`: nothing stored, the default applies unless
+   * `withoutDefault`: an unreadable scoped secret), secrets masked.
+   */
+  describe(value: unknown, withoutDefault = false): SettingObject {
     const definition = this.#definition;
     const secret = this.isSecret();
     return {
@@ -183,10 +194,11 @@ export class Framework_Setting {
       name: definition.name,
       description: definition.description,
       is_multi: definition.isMulti,
-      options: [...definition.options],
+      // A secret's options would say what its value may be: never shown (nor its control's).
+      options: secret ? [] : [...definition.options],
       default: maskValue(definition.defaultValue, secret),
-      value: maskValue(value ?? definition.defaultValue, secret),
-      control: this.#control ? this.#control.toJSON() : null,
+      value: maskValue(withoutDefault ? value : (value ?? definition.defaultValue), secret),
+      control: this.#control ? maskControl(this.#control.toJSON(), secret) : null,
     };
   }
 }

@@ -56,9 +56,9 @@ export function compileValueCodec(
   options: readonly unknown[],
 ): ValueCodec {
   let element: z.ZodMiniType = definition.schema;
+  const isObject = definition.type === 'object';
+  const allowed = new Set(options.map((option) => (isObject ? stableStringify(option) : option)));
   if (options.length > 0) {
-    const isObject = definition.type === 'object';
-    const allowed = new Set(options.map((option) => (isObject ? stableStringify(option) : option)));
     const message = `must be one of: ${describeOptions(options)}`;
     // Only values that passed the type check are compared: stringifying an invalid value
     // (a cycle, a BigInt, deep nesting) would throw instead of answering "invalid".
@@ -76,9 +76,22 @@ export function compileValueCodec(
       })
     : element;
 
+  // Without options or multiple values, the type's quick check accepts most values alone.
+  const accepts = isMulti || options.length > 0 ? undefined : definition.accepts;
   const problem = (value: unknown) => {
+    if (accepts?.(value) === true) return undefined;
     const result = schema.safeParse(value);
     return result.success ? undefined : formatIssues(result.error, isMulti);
+  };
+
+  // For reading stored text only validity matters: a value of the right type (by the quick
+  // check) is valid exactly when it is among the options, with no zod issue built for a text a
+  // migration remapped away.
+  const quick = isMulti ? undefined : definition.accepts;
+  const valid = (value: unknown): boolean => {
+    if (quick?.(value) === true)
+      return options.length === 0 || allowed.has(isObject ? stableStringify(value) : value);
+    return schema.safeParse(value).success;
   };
 
   const issues = (value: unknown): SettingValueIssue[] | undefined => {
@@ -101,7 +114,7 @@ export function compileValueCodec(
     let value: unknown;
     if (!(text === '' && (isMulti || definition.type !== 'string'))) {
       const candidate = read(text);
-      if (candidate !== UNREADABLE && problem(candidate) === undefined) value = deepFreeze(candidate);
+      if (candidate !== UNREADABLE && valid(candidate)) value = deepFreeze(candidate);
     }
     lastText = text;
     lastValue = value;

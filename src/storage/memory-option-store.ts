@@ -1,12 +1,32 @@
+import { MemoryChangeLog } from './memory-change-log';
+import { MemorySortedKeys } from './memory-sorted-keys';
 import type { OptionStore } from './option-store';
-import { assertValidCommit, type StoreCommit, type StoreCommitResult } from './store-commit';
+import { assertValidCommit, commitLogs, type StoreCommit, type StoreCommitResult } from './store-commit';
+import { checkLogPageQuery, type LogPage, type LogPageQuery } from './store-log';
+import { checkScanQuery, type ScanPage, type ScanQuery } from './store-scan';
 
 /** The shared part of one or more {@link MemoryOptionStore} instances: the data, the change logs and the instances. */
 interface MemoryData {
   readonly values: Map<string, string>;
-  /** Change logs by name, oldest entry first. */
-  readonly logs: Map<string, string[]>;
+  /** Change logs by name. */
+  readonly logs: Map<string, MemoryChangeLog>;
+  /** The keys in order, for `scan`. */
+  readonly sortedKeys: MemorySortedKeys;
+  /** The log names in order, for `scan` with `logs: true`. */
+  readonly sortedLogs: MemorySortedKeys;
   readonly instances: Set<MemoryOptionStore>;
+}
+
+/** New shared data over `values`. */
+function memoryData(values: Map<string, string>, instance: MemoryOptionStore): MemoryData {
+  const logs = new Map<string, MemoryChangeLog>();
+  return {
+    values,
+    logs,
+    sortedKeys: new MemorySortedKeys(() => values.keys()),
+    sortedLogs: new MemorySortedKeys(() => logs.keys()),
+    instances: new Set([instance]),
+  };
 }
 
 /**
@@ -15,8 +35,8 @@ interface MemoryData {
  *
  * `share()` returns another instance over the same data; each instance's `watch` reports the
  * writes made through the others, just as two app instances on one database see each other's
- * changes. It has every optional capability: `commit` (atomic, conditional, with change logs),
- * `readLog` and `listKeys`.
+ * changes. It has every optional capability: `commit` (atomic, conditional, with checks and
+ * bounded, tagged change logs, across partitions), `readLog`, `readLogPage`, `listKeys` and `scan`.
  *
  * @example
  * ```ts
@@ -24,6 +44,8 @@ interface MemoryData {
  * ```
  */
 export class MemoryOptionStore implements OptionStore {
+  /** One commit may span partitions: the data is one map. */
+  readonly crossPartitionCommits = true;
   #data: MemoryData;
   readonly #watchers = new Set<(key: string) => void>();
 
@@ -34,7 +56,7 @@ export class MemoryOptionStore implements OptionStore {
       const entries = Symbol.iterator in initial ? initial : Object.entries(initial);
       for (const [key, value] of entries as Iterable<[string, string]>) values.set(key, String(value));
     }
-    this.#data = { values, logs: new Map(), instances: new Set([this]) };
+    this.#data = memoryData(values, this);
   }
 
   /** Another store instance over the same data; writes through one are reported to the other's watchers. */
@@ -63,13 +85,13 @@ export class MemoryOptionStore implements OptionStore {
 
   /** {@inheritDoc OptionStore.set} */
   async set(key: string, value: string): Promise<void> {
-    this.#data.values.set(key, value);
+    this.#write(key, value);
     this.#notifyOthers([key]);
   }
 
   /** {@inheritDoc OptionStore.delete} */
   async delete(key: string): Promise<boolean> {
-    const removed = this.#data.values.delete(key);
+    const removed = this.#write(key, null);
     if (removed) this.#notifyOthers([key]);
     return removed;
   }
@@ -79,31 +101,52 @@ export class MemoryOptionStore implements OptionStore {
     assertValidCommit(commit);
     const { values, logs } = this.#data;
     const current = new Map<string, string | null>();
-    for (const { key, expect } of commit.writes) {
+    for (const { key, expect } of [...commit.writes, ...(commit.checks ?? [])]) {
       if (expect === undefined) continue;
       const stored = values.get(key) ?? null;
       if (stored !== expect) current.set(key, stored);
     }
     if (current.size > 0) return { ok: false, current };
-    for (const { key, value } of commit.writes) {
-      if (value === null) values.delete(key);
-      else values.set(key, value);
+    for (const { key, value } of commit.writes) this.#write(key, value);
+    for (const log of commitLogs(commit)) {
+      if (log.entries.length === 0) continue;
+      let changeLog = logs.get(log.name);
+      if (changeLog === undefined) {
+        changeLog = new MemoryChangeLog();
+        logs.set(log.name, changeLog);
+        this.#data.sortedLogs.invalidate();
+      }
+      changeLog.append(log);
     }
-    const log = commit.log;
-    if (log !== undefined && log.entries.length > 0) {
-      const entries = logs.get(log.name) ?? [];
-      entries.push(...log.entries);
-      if (entries.length > log.keep) entries.splice(0, entries.length - log.keep);
-      logs.set(log.name, entries);
-    }
-    this.#notifyOthers(commit.writes.map((write) => write.key));
+    if (commit.writes.length > 0) this.#notifyOthers(commit.writes.map((write) => write.key));
     return { ok: true };
   }
 
   /** {@inheritDoc OptionStore.readLog} */
   async readLog(log: string, limit: number): Promise<string[]> {
-    const entries = this.#data.logs.get(log) ?? [];
-    return entries.slice(Math.max(0, entries.length - limit)).reverse();
+    return this.#data.logs.get(log)?.read(limit) ?? [];
+  }
+
+  /** {@inheritDoc OptionStore.readLogPage} */
+  async readLogPage(log: string, query: LogPageQuery): Promise<LogPage> {
+    const checked = checkLogPageQuery(query);
+    return this.#data.logs.get(log)?.page(checked) ?? { entries: [], total: 0, trimmed: false };
+  }
+
+  /** {@inheritDoc OptionStore.scan} */
+  async scan(query: ScanQuery): Promise<ScanPage> {
+    const checked = checkScanQuery(query);
+    const page = (checked.logs ? this.#data.sortedLogs : this.#data.sortedKeys).page(checked);
+    if (!checked.values) return page;
+    const items: string[] = [];
+    const values: string[] = [];
+    for (const key of page.items) {
+      const value = this.#data.values.get(key);
+      if (value === undefined) continue;
+      items.push(key);
+      values.push(value);
+    }
+    return { ...page, items, values };
   }
 
   /** {@inheritDoc OptionStore.listKeys} */
@@ -125,6 +168,16 @@ export class MemoryOptionStore implements OptionStore {
   async close(): Promise<void> {
     this.#watchers.clear();
     this.#data.instances.delete(this);
+  }
+
+  /** Sets (`value` a string) or deletes (`null`) one key; answers whether the key was there before. */
+  #write(key: string, value: string | null): boolean {
+    const { values, sortedKeys } = this.#data;
+    const existed = values.has(key);
+    if (value === null) values.delete(key);
+    else values.set(key, value);
+    if (existed !== (value !== null)) sortedKeys.invalidate();
+    return existed;
   }
 
   /** Reports `keys` to the other instances' watchers: all keys of one write in one delivery. */

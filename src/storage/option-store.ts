@@ -1,4 +1,6 @@
 import type { StoreCommit, StoreCommitResult } from './store-commit';
+import type { LogPage, LogPageQuery } from './store-log';
+import type { ScanPage, ScanQuery } from './store-scan';
 
 /**
  * Where settings live: a small key → text contract. Every backend (memory, PostgreSQL,
@@ -8,10 +10,11 @@ import type { StoreCommit, StoreCommitResult } from './store-commit';
  * Values are always text, in the storage forms of the settings layer. Implementations must
  * treat keys as opaque strings (no pattern matching on `%`, `_`, `*`, `?`).
  *
- * Three methods are optional capabilities (see docs/stores.md for what a store without them
- * loses): `commit` (atomic multi-key writes with conditions and a change log: ETags with
- * If-Match, batches, history), `readLog` (reading that change log) and `listKeys` (rotating
- * the secrets of every scope).
+ * Some methods are optional capabilities (see docs/stores.md for what a store without them
+ * loses): `commit` (atomic multi-key writes with conditions and change logs: ETags with
+ * If-Match, batches, history, exactly-once migrations, import plans), `readLog` and
+ * `readLogPage` (reading the change logs), `listKeys` and `scan` (visiting every scope: secret
+ * rotation, migrations, exports).
  *
  * Authors of their own adapters can run the package's conformance suite against them: see
  * `testOptionStore` in `commerce-plugin-framework/testing`.
@@ -38,8 +41,10 @@ export interface OptionStore {
   close?(): Promise<void>;
   /**
    * Optional capability: applies every write of `commit` and appends its log entries in one
-   * atomic step, only when every write's `expect` condition holds; otherwise changes nothing
-   * and reports the current text of each key whose condition failed. See {@link StoreCommit}.
+   * atomic step, only when every write's `expect` condition and every check (0.3) holds;
+   * otherwise changes nothing and reports the current text of each key whose condition or check
+   * failed. See {@link StoreCommit}. From 0.3 a store with `commit` honours `checks`, `logs`,
+   * `maxBytes` and `tags` too (the conformance suite checks them).
    */
   commit?(commit: StoreCommit): Promise<StoreCommitResult>;
   /**
@@ -49,4 +54,21 @@ export interface OptionStore {
   readLog?(log: string, limit: number): Promise<string[]>;
   /** Optional capability: every stored key that starts with `prefix` (compared as text, no patterns), in any order. */
   listKeys?(prefix: string): Promise<string[]>;
+  /**
+   * Optional capability (0.3): one page of a change log, newest first, optionally only the
+   * entries of one tag, with the count of matching entries; reads the page, not the whole log.
+   */
+  readLogPage?(log: string, query: LogPageQuery): Promise<LogPage>;
+  /**
+   * Optional capability (0.3): one page of the keys (or, with `logs: true`, the change-log names)
+   * that start with a prefix; call again with the page's `cursor` until it is `null`.
+   */
+  scan?(query: ScanQuery): Promise<ScanPage>;
+  /**
+   * (0.3) `true` when one `commit` may hold keys and logs of several partitions (memory,
+   * PostgreSQL, PGlite, a standalone Redis); absent or `false` when a commit must stay in one
+   * partition (Redis Cluster, a host's sharded store): the settings layer then commits one
+   * partition at a time.
+   */
+  readonly crossPartitionCommits?: boolean;
 }

@@ -49,3 +49,46 @@ export const AWKWARD_VALUES: readonly string[] = [
   'astral 𝌆😀 and combining e\u0301 vs é',
   '\u200b zero-width \ufeff bom',
 ];
+
+/**
+ * Key suffixes for the prefix checks (`listKeys`, `scan`): LIKE and glob characters, a
+ * backslash, a combining mark and the edges of the BMP, each with and without a following
+ * character, so that a prefix read as a pattern matches keys it should not.
+ */
+export const PREFIX_KEY_SUFFIXES: readonly string[] = [
+  'a',
+  'a%',
+  'a%b',
+  'a_',
+  'a_b',
+  'ab',
+  'a*',
+  'a*b',
+  'a?',
+  'a[b]',
+  'a\\',
+  'a\\b',
+  'a.b',
+  'a e\u0301',
+  'a\uffff',
+  'a\u{10000}',
+  'a\u{10ffff}',
+  'b',
+];
+
+/** The prefixes (after a test's own) that the prefix checks ask for, each against {@link PREFIX_KEY_SUFFIXES}. */
+export const PREFIX_PROBES: readonly string[] = [
+  'a',
+  'a%',
+  'a_',
+  'a*',
+  'a?',
+  'a[',
+  'a\\',
+  'a.',
+  'a ',
+  'a\uffff',
+  'a\u{10ffff}',
+  'b',
+  'c',
+];

@@ -1,24 +1,12 @@
 import { describe, expect } from 'vitest';
-import type { OptionStore } from '../storage/option-store';
 import type { StoreCommit, StoreCommitResult } from '../storage/store-commit';
 import { AWKWARD_KEY_SUFFIXES, AWKWARD_VALUES } from './awkward-text';
+import { type CommittingStore, currentOf, hasCommit, openCommitting, openTwo } from './committing-store';
 import type { Skip, SuiteTools } from './suite-tools';
 import { waitUntil } from './wait-until';
 
-/** A store with the `commit` and `readLog` capabilities. */
-type CommittingStore = OptionStore & Required<Pick<OptionStore, 'commit' | 'readLog'>>;
-
 /** How many commits race in the race checks. */
-const RACERS = 20;
-
-function hasCommit(store: OptionStore): store is CommittingStore {
-  return typeof store.commit === 'function' && typeof store.readLog === 'function';
-}
-
-/** The refused result's current texts, as a plain object for readable failures. */
-function currentOf(result: StoreCommitResult): Record<string, string | null> | undefined {
-  return result.ok ? undefined : Object.fromEntries(result.current);
-}
+export const RACERS = 20;
 
 /**
  * The checks of the optional `commit` / `readLog` capability (docs/stores.md, "The store
@@ -27,22 +15,7 @@ function currentOf(result: StoreCommitResult): Record<string, string | null> | u
  */
 export function describeCommitChecks(tools: SuiteTools): void {
   const { key, name, open, test } = tools;
-
-  /** A store with the capability, or `undefined` (the test skipped) for one without. */
-  const openCommitting = async (skip: Skip): Promise<CommittingStore | undefined> => {
-    const store = await open();
-    if (hasCommit(store)) return store;
-    skip('the store has no commit');
-    return undefined;
-  };
-
-  /** Two instances on the same data (one, twice, without a sibling factory). */
-  const openTwo = async (store: CommittingStore): Promise<[CommittingStore, CommittingStore]> => {
-    if (!tools.hasSibling) return [store, store];
-    const sibling = await tools.openSibling(store);
-    if (!hasCommit(sibling)) throw new Error('the sibling has no commit');
-    return [store, sibling];
-  };
+  const openStore = (skip: Skip): Promise<CommittingStore | undefined> => openCommitting(tools, skip);
 
   describe('commit capability', () => {
     test('a store has both commit and readLog, or neither', async () => {
@@ -53,7 +26,7 @@ export function describeCommitChecks(tools: SuiteTools): void {
     });
 
     test('commit conditions: absent, equal text, a mismatching text, none', async ({ skip }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
       const k = key('conditions');
       await expect(store.commit({ writes: [{ key: k, value: 'v1', expect: null }] })).resolves.toEqual({
@@ -78,7 +51,7 @@ export function describeCommitChecks(tools: SuiteTools): void {
     });
 
     test('the empty string is a value in commits and conditions, distinct from absent', async ({ skip }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
       const k = key('commit-empty');
       await expect(store.commit({ writes: [{ key: k, value: '' }] })).resolves.toEqual({ ok: true });
@@ -99,7 +72,7 @@ export function describeCommitChecks(tools: SuiteTools): void {
     test('all or nothing: one failing condition among many writes changes nothing and logs nothing', async ({
       skip,
     }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
       const [a, b, c, d, e] = ['aon-a', 'aon-b', 'aon-c', 'aon-d', 'aon-e'].map(key) as [
         string,
@@ -153,7 +126,7 @@ export function describeCommitChecks(tools: SuiteTools): void {
     });
 
     test('deletes inside a commit: conditional, unconditional, of absent keys', async ({ skip }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
       const [a, b, absent] = [key('del-a'), key('del-b'), key('del-absent')];
       await store.commit({
@@ -189,7 +162,7 @@ export function describeCommitChecks(tools: SuiteTools): void {
     test('the change log: appended in order, trimmed to keep, read newest first, one log per name', async ({
       skip,
     }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
       const [k, other] = [key('log-key'), key('log-other')];
       const [log, otherLog] = [name('log-main'), name('log-second')];
@@ -226,7 +199,7 @@ export function describeCommitChecks(tools: SuiteTools): void {
     });
 
     test('keys are opaque text in commits: quotes, wildcards, white space and unicode', async ({ skip }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
       const keys = AWKWARD_KEY_SUFFIXES.map((suffix) => key(`commit ${suffix}`));
       const textAt = (index: number) => AWKWARD_VALUES[index % AWKWARD_VALUES.length]!;
@@ -252,7 +225,7 @@ export function describeCommitChecks(tools: SuiteTools): void {
     });
 
     test('rejects a malformed commit: no writes, a key written twice', async ({ skip }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
       const k = key('malformed');
       await expect(store.commit({ writes: [] })).rejects.toThrow();
@@ -270,9 +243,9 @@ export function describeCommitChecks(tools: SuiteTools): void {
     test('of concurrent commits with the same expected text, through two instances, exactly one succeeds', async ({
       skip,
     }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
-      const [first, second] = await openTwo(store);
+      const [first, second] = await openTwo(tools, store);
       const k = key('race-expect');
       const log = name('race-expect-log');
       await first.set(k, 'start');
@@ -293,9 +266,9 @@ export function describeCommitChecks(tools: SuiteTools): void {
     test('of concurrent commits creating the same absent key, through two instances, exactly one succeeds', async ({
       skip,
     }) => {
-      const store = await openCommitting(skip);
+      const store = await openStore(skip);
       if (!store) return;
-      const [first, second] = await openTwo(store);
+      const [first, second] = await openTwo(tools, store);
       const k = key('race-create');
       const results = await Promise.all(
         Array.from({ length: RACERS }, (_, index) =>

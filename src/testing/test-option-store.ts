@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OptionStore } from '../storage/option-store';
 import { AWKWARD_KEY_SUFFIXES, AWKWARD_VALUES } from './awkward-text';
 import { describeCommitChecks } from './commit-checks';
+import { describeCommitKeyChecks } from './commit-key-checks';
+import { describeCrossPartitionChecks } from './cross-partition-checks';
 import { describeListKeysChecks } from './list-keys-checks';
+import { describeLogBoundChecks } from './log-bound-checks';
+import { describeLogPageChecks } from './log-page-checks';
+import { describeMultiLogChecks } from './multi-log-checks';
+import { describeScanChecks } from './scan-checks';
 import { hasWatch, type Skip, type SuiteTools, type WatchableStore } from './suite-tools';
 import { waitUntil } from './wait-until';
 
@@ -53,8 +59,14 @@ function textOfBytes(bytes: number): string {
  * current texts), deletes in a commit, the change log (order, `keep`, newest first, separate
  * logs), awkward keys, malformed commits, races through two instances (of concurrent commits
  * expecting the same text, or creating the same key, exactly one succeeds) and, with
- * `makeSibling` and `watch`, one change report per commit with all its keys. For a store with
- * `listKeys`: prefixes compared as text, never as LIKE or glob patterns.
+ * `makeSibling` and `watch`, one change report per commit with all its keys. From 0.3, for every
+ * store with `commit`: checks on keys not written (held, failing, absent, the empty string, all
+ * or nothing, a race with a commit changing the checked key), several logs in one commit, the
+ * byte bound `maxBytes` with `keep` (the newest entry always stays, UTF-8 bytes of multi-byte
+ * characters); for a store with `readLogPage`: pages, offsets, totals, tags and the trimmed
+ * flag; for a store declaring `crossPartitionCommits`: one commit across partitions. For a store
+ * with `listKeys` or `scan`: prefixes compared as text, never as LIKE or glob patterns; `scan`
+ * pages, cursors, completeness while keys change, and log names.
  *
  * @param name - the store's name, shown in the test report
  * @param makeStore - opens a store instance
@@ -360,7 +372,13 @@ export function testOptionStore(
       watchTimeoutMs,
     };
     describeCommitChecks(tools);
+    describeCommitKeyChecks(tools);
+    describeMultiLogChecks(tools);
+    describeLogBoundChecks(tools);
+    describeLogPageChecks(tools);
+    describeCrossPartitionChecks(tools);
     describeListKeysChecks(tools);
+    describeScanChecks(tools);
 
     if (!options.makeSibling) return;
 

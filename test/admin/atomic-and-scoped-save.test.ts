@@ -9,7 +9,7 @@ import {
   Framework_Register_Settings_Fields,
 } from 'commerce-plugin-framework/admin';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, adminContext } from './support/acme-settings';
+import { ADMIN, acmePage, adminContext } from './support/acme-settings';
 import { fieldRow, getPage, postForm } from './support/requests';
 
 class ShopSettings extends Framework_Abstract_Settings {
@@ -52,6 +52,11 @@ function shopPage(store: OptionStore) {
     { fields: new Framework_Register_Settings_Fields(settings) },
   );
   return { settings, page };
+}
+
+/** The digests a scope's page posts beside its ticked "Use parent value" boxes. */
+function inheritShown(html: string): string[] {
+  return [...html.matchAll(/name="_inherit_shown" value="([^"]+)"/g)].map((match) => match[1]!);
 }
 
 const FORM = {
@@ -99,6 +104,18 @@ describe('the admin save', () => {
       expect(await inner.get('framework_acme_api_key')).toBe('sk_live_secret');
     }
   });
+
+  it('writes every secret typed in, even one equal to the stored secret (a save reveals nothing about a guess)', async () => {
+    const { store, counts } = countingStore({
+      framework_acme_title: 'Pay with Acme',
+      framework_acme_retries: '5',
+      framework_acme_api_key: 'sk_live_secret',
+    });
+    const { page, settings } = shopPage(store);
+    await postForm(page, { ...FORM, framework_acme_api_key: 'sk_live_secret' });
+    expect(counts.commit).toBe(1);
+    expect(await settings.getHistory({ settingId: 'api_key' })).toHaveLength(0);
+  });
 });
 
 describe('the settings page of a scope (?scope=)', () => {
@@ -129,7 +146,13 @@ describe('the settings page of a scope (?scope=)', () => {
     const path = '/admin/settings/acme?scope=eu/de';
     const response = await postForm(
       page,
-      { ...FORM, framework_acme_title: 'Deutschland', _inherit: ['retries', 'api_key'] },
+      // retries shows its own 7: ticking the box (and leaving the 7 as shown) makes it inherit.
+      {
+        ...FORM,
+        framework_acme_title: 'Deutschland',
+        framework_acme_retries: '7',
+        _inherit: ['retries', 'api_key'],
+      },
       { path },
     );
     expect(response.status).toBe(303);
@@ -140,6 +163,111 @@ describe('the settings page of a scope (?scope=)', () => {
     expect(await settings.scope('eu/de').getOrigin('retries')).toBeNull();
     const [entry] = await settings.getHistory({ scope: 'eu/de', settingId: 'title' });
     expect(entry).toMatchObject({ scope: 'eu/de', via: 'admin', new: 'Deutschland' });
+  });
+
+  it('refuses a field changed while its "Use parent value" box is ticked: message at the field, box unticked, nothing stored', async () => {
+    const { inner, store, counts } = countingStore({ framework_acme_title: 'Global' });
+    const { page } = shopPage(store);
+    const path = '/admin/settings/acme?scope=eu';
+    const shown = inheritShown(await (await getPage(page, path)).text());
+    expect(shown).toHaveLength(3); // title, retries and api_key inherit
+    const ticked = { _inherit: ['title', 'retries', 'api_key'], _inherit_shown: shown };
+    const response = await postForm(
+      page,
+      {
+        ...ticked,
+        framework_acme_title: 'Typed while ticked',
+        framework_acme_retries: '3',
+        framework_acme_api_key: '',
+      },
+      { path },
+    );
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    const title = fieldRow(html, 'framework_acme_title');
+    expect(title).toContain('Not saved: this field was changed while “Use parent value” was ticked');
+    expect(title).toContain('save again to store this value in scope eu');
+    expect(title).toContain('value="Typed while ticked"');
+    expect(title).toMatch(/name="_inherit" value="title">/); // unticked now
+    expect(fieldRow(html, 'framework_acme_retries')).toMatch(/name="_inherit" value="retries" checked/);
+    expect(html).toContain('One field needs attention');
+    expect(counts.commit).toBe(0);
+    expect(await inner.get('framework_acme_title@eu')).toBeUndefined();
+
+    // Saved again as shown (box unticked), the value is stored at the scope.
+    const again = await postForm(
+      page,
+      {
+        _inherit: ['retries', 'api_key'],
+        framework_acme_title: 'Typed while ticked',
+        framework_acme_retries: '3',
+      },
+      { path },
+    );
+    expect(again.status).toBe(303);
+    expect(await inner.get('framework_acme_title@eu')).toBe('Typed while ticked');
+  });
+
+  it('counts a typed secret as a change, but not a parent value that changed meanwhile', async () => {
+    const { inner, store } = countingStore({ framework_acme_title: 'Global' });
+    const { page } = shopPage(store);
+    const path = '/admin/settings/acme?scope=eu';
+    const shown = inheritShown(await (await getPage(page, path)).text());
+    const ticked = { _inherit: ['title', 'retries', 'api_key'], _inherit_shown: shown };
+    const secret = await postForm(
+      page,
+      {
+        ...ticked,
+        framework_acme_title: 'Global',
+        framework_acme_retries: '3',
+        framework_acme_api_key: 'sk_live_typed_77',
+      },
+      { path },
+    );
+    expect(secret.status).toBe(400);
+    const secretHtml = await secret.text();
+    expect(fieldRow(secretHtml, 'framework_acme_api_key')).toContain(
+      'was changed while “Use parent value” was ticked',
+    );
+    expect(secretHtml).not.toContain('sk_live_typed_77');
+
+    // Another admin changes the global title after the page was shown: the untouched field is no edit.
+    await inner.set('framework_acme_title', 'Global, renamed');
+    const untouched = await postForm(
+      page,
+      { ...ticked, framework_acme_title: 'Global', framework_acme_retries: '3', framework_acme_api_key: '' },
+      { path },
+    );
+    expect(untouched.status).toBe(303);
+    expect(await inner.get('framework_acme_title@eu')).toBeUndefined();
+  });
+
+  it('does not take what a browser sends for an empty colour or range input for an edit', async () => {
+    const store = new MemoryOptionStore();
+    const { page } = acmePage(store);
+    const path = '/admin/settings/acme?scope=eu';
+    const html = await (await getPage(page, path)).text();
+    const shown = inheritShown(html);
+    const ids = [...html.matchAll(/name="_inherit" value="([^"]+)"/g)].map((match) => match[1]!);
+    // Chromium sends the middle of an empty range; everything else as shown.
+    const response = await postForm(
+      page,
+      {
+        _inherit: ids,
+        _inherit_shown: shown,
+        framework_acme_title: 'Acme Pay',
+        framework_acme_max_retries: '3',
+        framework_acme_priority: '50',
+        framework_acme_brand_color: '#2271b1',
+        framework_acme_mode: 'test',
+        framework_acme_capture: 'auto',
+        framework_acme_log_level: '0',
+        framework_acme_card_types: ['visa'],
+      },
+      { path },
+    );
+    expect(response.status).toBe(303);
+    expect(await store.get('framework_acme_priority@eu')).toBeUndefined();
   });
 
   it('refuses an invalid scope (400) and a scope canAccessScope denies (403)', async () => {

@@ -2,72 +2,15 @@
  * The admin pages in a real browser: Debian's Chromium driven by playwright-core, against the
  * REST server on a real node:http listener. Screenshots go to test-artifacts/.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { MemoryOptionStore, type RestServer } from 'commerce-plugin-framework';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_BEARER, ADMIN_SESSION, acmeServer, SESSION_COOKIE } from './support/acme-server';
+import { ADMIN_BEARER, acmeServer } from './support/acme-server';
+import { ARTIFACTS, browserMissing, CHROMIUM, close, launchSignedIn, listen } from './support/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/** A minimal node:http → Fetch bridge for this test (the `/node` adapter is tested on its own). */
-function listen(
-  handler: (request: Request) => Promise<Response>,
-): Promise<{ server: Server; origin: string }> {
-  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const origin = `http://${incoming.headers.host ?? '127.0.0.1'}`;
-    const headers = new Headers();
-    for (let index = 0; index < incoming.rawHeaders.length; index += 2) {
-      headers.append(incoming.rawHeaders[index]!, incoming.rawHeaders[index + 1]!);
-    }
-    const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
-    const request = new Request(new URL(incoming.url ?? '/', origin), {
-      method: incoming.method,
-      headers,
-      body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
-      duplex: 'half',
-    } as RequestInit);
-    handler(request)
-      .then(async (response) => {
-        outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-        const reader = response.body?.getReader();
-        for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
-          outgoing.write(chunk.value);
-        }
-        outgoing.end();
-      })
-      .catch(() => {
-        outgoing.writeHead(500).end();
-      });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-    });
-  });
-}
-
-function close(server: Server | undefined): Promise<void> {
-  return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
-}
-
-const browserMissing = !existsSync(CHROMIUM);
 if (browserMissing && process.env.REQUIRE_SERVICES !== '1') {
   console.log(`[skip] admin browser tests: ${CHROMIUM} is missing (apt-get install chromium to run them)`);
 }
@@ -77,7 +20,7 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
   let rest: RestServer;
   let app: { server: Server; origin: string } | undefined;
   let attacker: { server: Server; origin: string } | undefined;
-  let userDataDir = '';
+  let browser: Awaited<ReturnType<typeof launchSignedIn>> | undefined;
   let context: BrowserContext | undefined;
   let page: Page;
   const consoleErrors: string[] = [];
@@ -106,23 +49,8 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
       return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
     });
     await mkdir(ARTIFACTS, { recursive: true });
-    userDataDir = await mkdtemp(join(tmpdir(), 'admin-browser-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1100, height: 900 },
-    });
-    await context.addCookies([
-      {
-        name: SESSION_COOKIE,
-        value: ADMIN_SESSION,
-        domain: '127.0.0.1',
-        path: '/',
-        httpOnly: true,
-        sameSite: 'Lax',
-      },
-    ]);
+    browser = await launchSignedIn();
+    context = browser.context;
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
@@ -130,10 +58,9 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.dispose();
     await close(app?.server);
     await close(attacker?.server);
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
   it('fills every kind of field, saves, shows "Settings saved", and REST reads the values', async () => {
@@ -224,6 +151,28 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
       'rgb(34, 113, 177)',
     );
     await expect(page.getByText('What shoppers see at checkout.').isVisible()).resolves.toBe(true);
+    // The scope box's "Show" button is styled as a secondary button, as tall as its text field.
+    const show = page.getByRole('button', { name: 'Show' });
+    const showStyle = await show.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return {
+        border: style.borderTopColor,
+        color: style.color,
+        weight: style.fontWeight,
+        radius: style.borderTopLeftRadius,
+      };
+    });
+    expect(showStyle).toEqual({
+      border: 'rgb(34, 113, 177)',
+      color: 'rgb(34, 113, 177)',
+      weight: '600',
+      radius: '4px',
+    });
+    const [showBox, scopeBox] = await Promise.all([
+      show.boundingBox(),
+      page.getByLabel('Scope').boundingBox(),
+    ]);
+    expect(Math.abs(showBox!.height - scopeBox!.height)).toBeLessThanOrEqual(4);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -293,6 +242,38 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
     await expect(page.getByLabel('Retries').inputValue()).resolves.toBe('4');
   });
 
+  it('on a scope, saves an untouched form as it is, and refuses a field typed into while "Use parent value" is ticked', async () => {
+    await page.goto(`${settingsUrl()}?scope=us`);
+    // Every field inherits; the browser sends what it shows (a colour, a range's middle…): no change.
+    await Promise.all([
+      page.waitForURL(/scope=us&settings-updated=true$/),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Settings saved');
+    expect(await store.get('framework_acme_title@us')).toBeUndefined();
+
+    const titleRow = page.locator('#field-framework_acme_title-row');
+    await expect(titleRow.getByLabel('Use parent value').isChecked()).resolves.toBe(true);
+    await page.getByLabel('Title', { exact: true }).fill('Pay in the US');
+    await Promise.all([
+      page.waitForLoadState('load'),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
+    await page.waitForSelector('.error-summary');
+    await expect(page.locator('#field-framework_acme_title-error').textContent()).resolves.toContain(
+      'this field was changed while “Use parent value” was ticked',
+    );
+    await expect(titleRow.getByLabel('Use parent value').isChecked()).resolves.toBe(false);
+    await expect(page.getByLabel('Title', { exact: true }).inputValue()).resolves.toBe('Pay in the US');
+    expect(await store.get('framework_acme_title@us')).toBeUndefined();
+
+    await Promise.all([
+      page.waitForURL(/scope=us&settings-updated=true$/),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
+    expect(await store.get('framework_acme_title@us')).toBe('Pay in the US');
+  });
+
   it('refuses a forged post (403): from another site by its origin, from a script by its missing token', async () => {
     const before = await restValues();
     await page.goto(attacker!.origin);
@@ -318,11 +299,11 @@ describe.skipIf(browserMissing && process.env.REQUIRE_SERVICES !== '1')('admin p
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
     expect(headings).toEqual(['Acme Payments', 'Bare Plugin']);
     const acme = page.getByRole('region', { name: 'Acme Payments' });
-    await expect(acme.textContent()).resolves.toContain('is_payment_gateway: Yes');
-    await expect(acme.textContent()).resolves.toContain('api_key: ********');
+    await expect(acme.textContent()).resolves.toContain('Payment gateway: Yes');
+    await expect(acme.textContent()).resolves.toContain('API key: ********');
     expect(await page.content()).not.toContain('sk_live_browser');
     await expect(page.getByRole('region', { name: 'Bare Plugin' }).textContent()).resolves.toContain(
-      'is_payment_gateway: No',
+      'Payment gateway: No',
     );
     await page.screenshot({ path: join(ARTIFACTS, 'admin-status.png'), fullPage: true });
   });

@@ -160,8 +160,8 @@ describe('admin pages through createRestServer', () => {
     const html = await response.text();
     expect(html).toContain('>Acme Payments</h2>');
     expect(html).toContain('>Bare Plugin</h2>');
-    expect(html).toContain('<span class="status-key">enabled:</span> Yes');
-    expect(html).toContain('<span class="status-key">api_key:</span> ********');
+    expect(html).toContain('<span class="status-key" title="enabled">Enable Acme Pay:</span> Yes');
+    expect(html).toContain('<span class="status-key" title="api_key">API key:</span> ********');
     expect(html).not.toContain('sk_live_hidden');
     expect((await server.fetch(new Request(`${ORIGIN}/admin/status`))).status).toBe(401);
   });

@@ -21,7 +21,7 @@ describe('the widget table', () => {
     expect(Object.keys(WIDGET_TABLE).sort()).toEqual([...KINDS].sort());
     for (const row of Object.values(WIDGET_TABLE)) {
       expect(Object.keys(row).sort()).toEqual(
-        ['absentMeansEmpty', 'anchorId', 'formTexts', 'note', 'read', 'render'].sort(),
+        ['absentMeansEmpty', 'anchorId', 'fillsWhenEmpty', 'formTexts', 'note', 'read', 'render'].sort(),
       );
     }
   });

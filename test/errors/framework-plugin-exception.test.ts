@@ -1,4 +1,10 @@
-import { Framework_Plugin_Exception, OptionStoreError } from 'commerce-plugin-framework';
+import {
+  Framework_Plugin_Exception,
+  MigrationFailedError,
+  OptionStoreError,
+  PlanConflictError,
+  SchemaOutdatedError,
+} from 'commerce-plugin-framework';
 import { describe, expect, it } from 'vitest';
 
 describe('Framework_Plugin_Exception', () => {
@@ -22,6 +28,20 @@ describe('Framework_Plugin_Exception', () => {
     Object.defineProperty(OtherCopy.prototype, brand, { value: true });
     expect(new OtherCopy('x')).toBeInstanceOf(Framework_Plugin_Exception);
     expect(new OtherCopy('x')).not.toBeInstanceOf(OptionStoreError);
+  });
+
+  it("recognises an instance of another copy's public subclass by that subclass's brand", () => {
+    const base = Symbol.for('commerce-plugin-framework:Framework_Plugin_Exception');
+    const outdated = Symbol.for('commerce-plugin-framework:SchemaOutdatedError');
+    class OtherBase extends Error {}
+    Object.defineProperty(OtherBase.prototype, base, { value: true });
+    class OtherOutdated extends OtherBase {}
+    Object.defineProperty(OtherOutdated.prototype, outdated, { value: true });
+    expect(new OtherOutdated('x')).toBeInstanceOf(SchemaOutdatedError);
+    expect(new OtherOutdated('x')).toBeInstanceOf(Framework_Plugin_Exception);
+    expect(new OtherOutdated('x')).not.toBeInstanceOf(MigrationFailedError);
+    expect(new OtherBase('x')).not.toBeInstanceOf(SchemaOutdatedError);
+    expect(new SchemaOutdatedError('acme', 3, 2)).not.toBeInstanceOf(PlanConflictError);
   });
 
   it('is not fooled by look-alikes', () => {

@@ -148,6 +148,38 @@ describe('the demo (npm start) as a child process, on embedded PGlite', () => {
     expect(offsite.headers.get('location')).toBe('/admin/status');
   });
 
+  it('migrated Globex Pay from schema version 1 to 3 at its first load: values, history and status show it', async () => {
+    const globex = '/api/commerce/v3/globex_pay/settings';
+    const settings = (await client.call('GET', globex)).json as { id: string; value: unknown }[];
+    expect(Object.fromEntries(settings.map((setting) => [setting.id, setting.value]))).toEqual({
+      title: 'Globex Pay',
+      secret_key: '********',
+      mode: 'production',
+      retries: 5,
+    });
+    const eu = (await client.call('GET', `${globex}/mode?scope=eu`)).json as { value: unknown };
+    expect(eu.value).toBe('sandbox');
+    const history = (await client.call('GET', `${globex}/history`)).json as {
+      setting_id: string;
+      via: string;
+    }[];
+    expect(
+      history
+        .filter((entry) => entry.via === 'migration')
+        .map((entry) => entry.setting_id)
+        .sort(),
+    ).toEqual(['api_key', 'mode', 'secret_key']);
+    const report = await client.call('GET', '/api/commerce/v3/system_status');
+    expect(report.json.commerce_globex_pay).toMatchObject({
+      schema_version: { stored: 3, code: 3 },
+      secrets_encrypted: true,
+    });
+    // The rule across settings holds over REST: production mode needs its secret key.
+    const refused = await client.call('DELETE', `${globex}/secret_key`);
+    expect(refused.status).toBe(400);
+    expect(refused.json.code).toBe('rest_setting_rules_failed');
+  });
+
   it('serves a valid OpenAPI document', async () => {
     const document = await (await fetch(`${demo.url}/openapi.json`)).json();
     await expect(SwaggerParser.validate(document as never)).resolves.toBeTruthy();
@@ -169,11 +201,11 @@ describe('the demo (npm start) as a child process, on embedded PGlite', () => {
     }
     const again = await startChild('examples/demo/main.ts', {
       DEMO_DATA_DIR: dataDir,
-      DEMO_TOKEN: 'fixed-dev-token',
+      DEMO_TOKEN: 'fixed-dev-token-0123456789',
     });
     try {
-      expect(again.output()).toContain('Development token (from DEMO_TOKEN): fixed-dev-token');
-      const restarted = new DemoClient(again.url, 'fixed-dev-token');
+      expect(again.output()).toContain('Development token (from DEMO_TOKEN): fixed-dev-token-0123456789');
+      const restarted = new DemoClient(again.url, 'fixed-dev-token-0123456789');
       expect(await restarted.value('max_retries')).toBe(5);
       expect(await restarted.value('enabled')).toBe(true);
       // The same key (kept beside the data) decrypts the API key stored by the first run.

@@ -19,9 +19,9 @@ describe.each(EXAMPLES)('examples/%s', (name, start) => {
   });
 
   it('serves the gateway settings next to the app’s own route (in process)', async () => {
-    const example = await start({ port: 0, token: 'example-token' });
+    const example = await start({ port: 0, token: 'example-token-0123456789' });
     try {
-      const client = new DemoClient(example.url, 'example-token');
+      const client = new DemoClient(example.url, 'example-token-0123456789');
       expect((await client.update('max_retries', 4)).json).toMatchObject({ id: 'max_retries', value: 4 });
       expect((await client.call('GET', '/api/nope')).json).toMatchObject({ code: 'rest_no_route' });
       const home = await fetch(`${example.url}/`);
@@ -32,10 +32,10 @@ describe.each(EXAMPLES)('examples/%s', (name, start) => {
   });
 
   it(`runs as \`npx tsx examples/${name}/main.ts\`: prints its URL, answers, stops on SIGTERM`, async () => {
-    const child = await startChild(`examples/${name}/main.ts`, { DEMO_TOKEN: 'child-token' });
+    const child = await startChild(`examples/${name}/main.ts`, { DEMO_TOKEN: 'child-token-0123456789' });
     children.push(child);
-    expect(child.output()).toContain('Token: child-token');
-    const client = new DemoClient(child.url, 'child-token');
+    expect(child.output()).toContain('Token: child-token-0123456789');
+    const client = new DemoClient(child.url, 'child-token-0123456789');
     expect((await client.call('GET', '/api/commerce/v3/acme_pay/settings')).json).toHaveLength(16);
     expect(await child.stop('SIGTERM')).toBe(0);
   });

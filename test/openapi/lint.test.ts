@@ -74,8 +74,9 @@ const DOCUMENTS: readonly [string, () => OpenApiDocument][] = [
     () => {
       const server = createRestServer({ plugins: [new EverySettingPlugin()], authenticate });
       const document = generateOpenApiDocument(server, info, { servers: [{ url: 'https://shop.example' }] });
-      // each setting: its path and its history; the list, the batch, the history, the status report
-      expect(Object.keys(document.paths)).toHaveLength(32 * 2 + 4);
+      // each setting: its path and its history; the list, the batch, the history, export, import,
+      // restore, the status report
+      expect(Object.keys(document.paths)).toHaveLength(32 * 2 + 7);
       return document;
     },
   ],

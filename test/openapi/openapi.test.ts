@@ -16,14 +16,15 @@ import {
   generateOpenApiDocument,
   type JsonSchema,
   type OpenApiDocument,
-  type OpenApiOperation,
   toJsonSchema,
 } from 'commerce-plugin-framework/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AcmePayGateway } from '../../examples/demo/gateway-plugin';
 import { itemsPlugin } from '../../examples/items-plugin/index';
 import { ordersPlugin } from '../../examples/orders-plugin/index';
+import { plainStore } from '../rest/support/fixtures';
 import { authenticate } from './support/demo-document';
+import { type InlineOperation, inlinePaths } from './support/inline-parts';
 
 /** A plugin route declaring every kind of documentation. */
 const REPORT_DOCS: EndpointDocs = {
@@ -106,8 +107,30 @@ const SETTINGS = '/api/commerce/v3/acme_pay/settings';
 const SALES = '/api/reports/v2/sales/{year}/{region}';
 const schemas = document.components.schemas;
 
-function operation(path: string, method: 'get' | 'put' | 'post' | 'delete' | 'patch'): OpenApiOperation {
-  const found = document.paths[path]?.[method];
+/** A plugin `id` whose settings `register` declares. */
+function pluginWith(id: string, register: (settings: Framework_Abstract_Settings) => void): Framework_Plugin {
+  class Declared extends Framework_Abstract_Settings {
+    protected registerSettings(): void {
+      register(this);
+    }
+  }
+  class DeclaredPlugin extends Framework_Plugin {
+    readonly #settings = new Declared(id, new MemoryOptionStore());
+    constructor() {
+      super({ id, name: id, version: '1' });
+    }
+    override getSettingsHandler(): Declared {
+      return this.#settings;
+    }
+  }
+  return new DeclaredPlugin();
+}
+
+/** The document's paths as a reader sees them: shared responses, parameters, headers and bodies in place. */
+const paths = inlinePaths(document);
+
+function operation(path: string, method: 'get' | 'put' | 'post' | 'delete' | 'patch'): InlineOperation {
+  const found = paths[path]?.[method];
   if (!found) throw new Error(`no ${method} ${path}`);
   return found;
 }
@@ -116,12 +139,20 @@ function bodySchema(path: string, method: 'put' | 'post' | 'patch'): JsonSchema 
   return operation(path, method).requestBody!.content['application/json']!.schema;
 }
 
+/** A schema, or the component schema it refers to. */
+function resolved(schema: JsonSchema | undefined): JsonSchema | undefined {
+  const ref = schema?.$ref;
+  return typeof ref === 'string' ? schemas[ref.slice('#/components/schemas/'.length)] : schema;
+}
+
+/** The body of an answer; an error's (in `components.schemas`, shared by ranges and statuses) resolved. */
 function answerSchema(path: string, method: 'get' | 'put' | 'post' | 'delete' | 'patch', status: string) {
-  return operation(path, method).responses[status]!.content?.['application/json']?.schema;
+  const schema = operation(path, method).responses[status]!.content?.['application/json']?.schema;
+  return Number(status) >= 400 && schema?.$ref !== '#/components/schemas/Error' ? resolved(schema) : schema;
 }
 
 const valueSchema = (id: string) =>
-  (bodySchema(`${SETTINGS}/${id}`, 'put').properties as Record<string, JsonSchema>).value;
+  resolved((bodySchema(`${SETTINGS}/${id}`, 'put').properties as Record<string, JsonSchema>).value);
 
 describe('generateOpenApiDocument', () => {
   beforeAll(() => {
@@ -150,16 +181,14 @@ describe('generateOpenApiDocument', () => {
       }
     }
     const actual = new Set<string>();
-    for (const [path, item] of Object.entries(document.paths)) {
+    for (const [path, item] of Object.entries(paths)) {
       for (const method of Object.keys(item)) actual.add(`${method} ${path}`);
     }
     expect(actual).toEqual(expected);
     expect(actual).toContain(`put ${SETTINGS}/max_retries`);
     expect(actual).toContain('delete /api/acme/v1/orders/{id}');
     expect(JSON.stringify(document.paths)).not.toContain('{setting_id}');
-    const ids = Object.values(document.paths).flatMap((item) =>
-      Object.values(item).map((op) => op.operationId),
-    );
+    const ids = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(new Set(ids).size).toBe(ids.length);
     expect(operation(`${SETTINGS}/max_retries`, 'put').operationId).toBe(
       'put_api_commerce_v3_acme_pay_settings_max_retries',
@@ -185,8 +214,15 @@ describe('generateOpenApiDocument', () => {
     });
     // {value: null} is answered 400: the document refuses it, and requires value.
     const ajv = new Ajv2020({ strict: false });
+    // Body schemas refer to the value schemas: give Ajv the components under the document's own id.
+    ajv.addSchema({ components: { schemas } }, 'openapi.json');
     for (const id of ['title', 'max_retries', 'metadata', 'countries']) {
-      const body = bodySchema(`${SETTINGS}/${id}`, 'put');
+      const body = JSON.parse(
+        JSON.stringify(bodySchema(`${SETTINGS}/${id}`, 'put')).replaceAll(
+          '"#/components/',
+          '"openapi.json#/components/',
+        ),
+      );
       expect(body.required).toEqual(['value']);
       expect(ajv.validate(body, { value: null }), id).toBe(false);
       expect(ajv.validate(body, {}), id).toBe(false);
@@ -198,39 +234,68 @@ describe('generateOpenApiDocument', () => {
     expect(answerSchema(`${SETTINGS}/mode`, 'get', '200')).toEqual({
       $ref: '#/components/schemas/acme_pay.settings.mode',
     });
-    const mode = schemas['acme_pay.settings.mode']!;
-    expect(mode.required).toEqual([
-      'id',
-      'type',
-      'name',
-      'description',
-      'is_multi',
-      'options',
-      'default',
-      'value',
-      'control',
-    ]);
-    expect(mode.properties).toMatchObject({
+    // What every Setting object has is written once (SettingBase); each setting's schema adds
+    // its own members, all required.
+    expect(schemas.SettingBase).toMatchObject({
+      required: ['name', 'description'],
+      properties: {
+        name: { type: 'string' },
+        description: { type: 'string' },
+        scope: { $ref: '#/components/schemas/SettingScope' },
+        origin: { $ref: '#/components/schemas/SettingOrigin' },
+      },
+    });
+    const [base, own] = (schemas['acme_pay.settings.mode'] as { allOf: JsonSchema[] }).allOf as [
+      JsonSchema,
+      JsonSchema,
+    ];
+    expect(base).toEqual({ $ref: '#/components/schemas/SettingBase' });
+    expect([...(schemas.SettingBase!.required as string[]), ...(own.required as string[])].sort()).toEqual(
+      ['id', 'type', 'name', 'description', 'is_multi', 'options', 'default', 'value', 'control'].sort(),
+    );
+    expect(own.properties).toMatchObject({
       id: { const: 'mode' },
       type: { const: 'string' },
       is_multi: { const: false },
       options: { type: 'array', items: { enum: ['test', 'live'] } },
-      value: { enum: ['test', 'live'] },
+      // The value schema, written once and referred to by the object, the writes, the batch…
+      value: { $ref: '#/components/schemas/acme_pay.settings.mode.value' },
+      default: { $ref: '#/components/schemas/acme_pay.settings.mode.value' },
+      // The control: what every control has (SettingControl), its type a constant.
       control: {
-        type: 'object',
-        properties: { type: { const: 'select' } },
-        required: ['type', 'name', 'description', 'options'],
+        allOf: [
+          { $ref: '#/components/schemas/SettingControl' },
+          { properties: { type: { const: 'select' } } },
+        ],
       },
     });
-    // Without a default, the value and default may be null.
-    expect(
-      (schemas['acme_pay.settings.webhook_url']!.properties as Record<string, unknown>).value,
-    ).toMatchObject({
-      anyOf: [{ format: 'uri' }, { type: 'null' }],
+    expect(schemas.SettingControl).toMatchObject({
+      type: 'object',
+      required: ['type', 'name', 'description', 'options'],
     });
-    const list = answerSchema(SETTINGS, 'get', '200') as { items: { oneOf: unknown[] } };
-    expect(list.items.oneOf).toHaveLength(16);
-    expect(list.items.oneOf[0]).toEqual({ $ref: '#/components/schemas/acme_pay.settings.enabled' });
+    expect(schemas['acme_pay.settings.mode.value']).toMatchObject({
+      type: 'string',
+      enum: ['test', 'live'],
+      default: 'test',
+      title: 'Mode',
+    });
+    // Without a default, the value and default may be null.
+    const ownMembers = (id: string) =>
+      ((schemas[`acme_pay.settings.${id}`] as { allOf: JsonSchema[] }).allOf[1] as JsonSchema).properties;
+    expect(ownMembers('webhook_url')).toMatchObject({
+      value: {
+        anyOf: [{ $ref: '#/components/schemas/acme_pay.settings.webhook_url.value' }, { type: 'null' }],
+      },
+      default: { type: 'null' },
+    });
+    // The list's items (and the batch's): any Setting object of the plugin, written once.
+    expect(answerSchema(SETTINGS, 'get', '200')).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/acme_pay.settings' },
+    });
+    const union = schemas['acme_pay.settings'] as { oneOf: unknown[] };
+    expect(union.oneOf).toHaveLength(16);
+    expect(union.oneOf[0]).toEqual({ $ref: '#/components/schemas/acme_pay.settings.enabled' });
   });
 
   it('documents the item routes with the item schema inside the envelope, list headers, Location, envelope errors', () => {
@@ -257,27 +322,37 @@ describe('generateOpenApiDocument', () => {
       Location: { required: true },
     });
     // The framework's error body names the codes it can have at that status (from the catalogue).
+    // Each body of an answer with several is shared too when other answers have it (items' and
+    // orders' 404).
     expect(answerSchema('/api/acme/v1/orders/{id}', 'get', '404')).toEqual({
       anyOf: [
-        {
-          allOf: [
-            { $ref: '#/components/schemas/Error' },
-            { type: 'object', properties: { code: { type: 'string', enum: ['rest_no_route'] } } },
-          ],
-        },
+        { $ref: '#/components/schemas/rest_no_route_404' },
         { $ref: '#/components/schemas/FailureMessage' },
       ],
     });
-    expect(answerSchema('/api/acme/v1/orders', 'post', '400')).toMatchObject({
-      anyOf: [
+    expect(schemas.rest_no_route_404).toEqual({
+      allOf: [
+        { $ref: '#/components/schemas/Error' },
         {
-          allOf: [
-            { $ref: '#/components/schemas/Error' },
-            { properties: { code: { enum: expect.any(Array) } } },
-          ],
+          type: 'object',
+          properties: {
+            code: { type: 'string', enum: ['rest_no_route'] },
+            data: { properties: { status: { const: 404 } } },
+          },
         },
-        { properties: { errors: { items: { required: ['field', 'message'] } } } },
       ],
+    });
+    expect(answerSchema('/api/acme/v1/orders', 'post', '400')).toEqual({
+      anyOf: [
+        { $ref: '#/components/schemas/rest_invalid_json.rest_missing_callback_param.rest_invalid_param_400' },
+        { $ref: '#/components/schemas/validation_failure_400' },
+      ],
+    });
+    expect(schemas['rest_invalid_json.rest_missing_callback_param.rest_invalid_param_400']).toMatchObject({
+      allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: expect.any(Array) } } }],
+    });
+    expect(schemas.validation_failure_400).toMatchObject({
+      properties: { errors: { items: { required: ['field', 'message'] } } },
     });
     expect(answerSchema('/api/acme/v1/orders/{id}', 'delete', '200')).toMatchObject({
       required: ['success', 'message'],
@@ -298,53 +373,47 @@ describe('generateOpenApiDocument', () => {
     ]);
     const gateway = (report.properties as Record<string, JsonSchema>).commerce_acme_pay!;
     expect(gateway).toMatchObject({
-      required: ['is_payment_gateway', 'settings', 'secrets_encrypted', 'unreadable_secrets'],
+      required: [
+        'is_payment_gateway',
+        'settings',
+        'schema_version',
+        'secrets_encrypted',
+        'unreadable_secrets',
+      ],
       additionalProperties: true,
+      properties: {
+        schema_version: {
+          required: ['stored', 'code'],
+          properties: { stored: { type: 'integer' }, code: { type: 'integer' } },
+        },
+      },
     });
+    // Without a cipher, no plaintext_secrets member (it is there only with a cipher).
+    expect(Object.keys(gateway.properties as object)).not.toContain('plaintext_secrets');
     const settings = (gateway.properties as Record<string, JsonSchema>).settings!;
     expect((settings.required as string[]).length).toBe(16);
     expect(settings.properties).toMatchObject({
       api_key: { anyOf: [{ const: '********' }, { type: 'null' }] },
-      max_retries: { type: 'integer' },
+      max_retries: { $ref: '#/components/schemas/acme_pay.settings.max_retries.value' },
+      webhook_url: {
+        anyOf: [{ $ref: '#/components/schemas/acme_pay.settings.webhook_url.value' }, { type: 'null' }],
+      },
     });
   });
 
   it('lists the errors each operation can give, merged by status, each with its body', () => {
     const statuses = (path: string, method: 'get' | 'put' | 'post' | 'delete' | 'patch') =>
-      Object.keys(operation(path, method).responses).sort();
-    expect(statuses(`${SETTINGS}/max_retries`, 'put')).toEqual([
-      '200',
-      '400',
-      '401',
-      '403',
-      '412',
-      '413',
-      '415',
-      '500',
-      '501',
-      '503',
-    ]);
+      Object.keys(operation(path, method).responses).sort().join(' ');
+    // The store has commit and readLog: no 501. 404 for a scope `scopeExists` refuses, 409 on writes.
+    expect(statuses(`${SETTINGS}/max_retries`, 'put')).toBe('200 400 401 403 404 409 412 413 415 500 503');
     // The path answers every method: no 405.
-    expect(statuses(`${SETTINGS}/max_retries`, 'get')).toEqual([
-      '200',
-      '304',
-      '400',
-      '401',
-      '403',
-      '500',
-      '503',
-    ]);
+    expect(statuses(`${SETTINGS}/max_retries`, 'get')).toBe('200 304 400 401 403 404 500 503');
+    expect(statuses(`${SETTINGS}/max_retries`, 'delete')).toBe('200 400 401 403 404 409 412 500 503');
+    expect(statuses(`${SETTINGS}/batch`, 'post')).toBe('200 400 401 403 404 405 409 412 413 415 500 503');
+    expect(statuses(`${SETTINGS}/history`, 'get')).toBe('200 400 401 403 404 405 500 503');
     // Public, but context=edit needs a manager: 401/403 rest_forbidden_context.
-    expect(statuses('/api/acme/v1/items', 'get')).toEqual(['200', '400', '401', '403', '405', '500']);
-    expect(statuses('/api/acme/v1/orders/{id}', 'delete')).toEqual([
-      '200',
-      '400',
-      '401',
-      '403',
-      '404',
-      '405',
-      '500',
-    ]);
+    expect(statuses('/api/acme/v1/items', 'get')).toBe('200 400 401 403 405 500');
+    expect(statuses('/api/acme/v1/orders/{id}', 'delete')).toBe('200 400 401 403 404 405 500');
     const badRequest = operation(`${SETTINGS}/max_retries`, 'put').responses['400']!;
     expect(badRequest.description).toContain('rest_setting_value_invalid');
     expect(badRequest.description).toContain('rest_invalid_json');
@@ -355,6 +424,225 @@ describe('generateOpenApiDocument', () => {
       required: ['code', 'message', 'data'],
       properties: { data: { required: ['status'], additionalProperties: true } },
     });
+  });
+
+  it('documents the batch: update and delete lists typed by id, If-Match against the list, both lists answered', () => {
+    const batch = operation(`${SETTINGS}/batch`, 'post');
+    const body = bodySchema(`${SETTINGS}/batch`, 'post');
+    expect(body.required).toBeUndefined(); // update or delete (at least one item in all)
+    expect(batch.requestBody!.required).toBe(false);
+    const members = body.properties as Record<string, JsonSchema>;
+    expect(members.update).toMatchObject({ type: 'array', items: { oneOf: expect.any(Array) } });
+    expect(members.delete).toMatchObject({
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', enum: expect.arrayContaining(['max_retries', 'api_key']) },
+    });
+    expect(batch.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header' }));
+    expect(batch.responses['412']!.description).toContain('GET …/settings');
+    expect(answerSchema(`${SETTINGS}/batch`, 'post', '200')).toMatchObject({
+      required: ['update', 'delete'],
+      properties: { update: { type: 'array' }, delete: { type: 'array' } },
+    });
+    const rejected = JSON.stringify(answerSchema(`${SETTINGS}/batch`, 'post', '400'));
+    expect(rejected).toContain('rest_batch_rejected');
+    expect(rejected).toContain('rest_setting_rule_failed');
+  });
+
+  /** Operations that need the store's `commit` (If-Match, the batch) or `readLog` (history). */
+  const CONDITIONAL = [
+    [`${SETTINGS}/mode`, 'put'],
+    [`${SETTINGS}/mode`, 'delete'],
+    [`${SETTINGS}/batch`, 'post'],
+    [`${SETTINGS}/history`, 'get'],
+    [`${SETTINGS}/mode/history`, 'get'],
+  ] as const;
+
+  it('documents per route the errors of scopes, schema versions and rules', () => {
+    const description = (path: string, method: 'get' | 'put' | 'post' | 'delete' | 'patch', status: string) =>
+      operation(path, method).responses[status]?.description ?? '';
+    for (const [path, method] of [
+      [SETTINGS, 'get'] as const,
+      [`${SETTINGS}/mode`, 'get'] as const,
+      ...CONDITIONAL,
+    ]) {
+      expect(description(path, method, '404'), `${method} ${path}`).toContain('rest_scope_not_found');
+    }
+    // Every write (and only writes) may be refused by a newer stored schema version.
+    for (const method of ['put', 'post', 'patch', 'delete'] as const) {
+      expect(description(`${SETTINGS}/mode`, method, '409')).toContain('rest_schema_outdated');
+      expect(description(`${SETTINGS}/mode`, method, '400')).toContain('rest_setting_rules_failed');
+    }
+    expect(description(`${SETTINGS}/batch`, 'post', '409')).toContain('rest_schema_outdated');
+    expect(operation(`${SETTINGS}/mode`, 'get').responses['409']).toBeUndefined();
+    expect(description(`${SETTINGS}/mode`, 'get', '400')).not.toContain('rest_setting_rules_failed');
+    expect(operation('/api/commerce/v3/system_status', 'get').responses['404']).toBeUndefined();
+  });
+
+  it('documents 501 only where the store lacks commit or readLog', () => {
+    expect(JSON.stringify(document.paths)).not.toContain('rest_unsupported_by_store');
+    const plain = generateOpenApiDocument(
+      createRestServer({ plugins: [new AcmePayGateway(plainStore())], authenticate }),
+      { title: 'x', version: '1' },
+    );
+    for (const [path, method] of CONDITIONAL) {
+      expect(inlinePaths(plain)[path]![method]!.responses['501']!.description, `${method} ${path}`).toContain(
+        'rest_unsupported_by_store',
+      );
+    }
+    expect(plain.paths[`${SETTINGS}/mode`]!.get!.responses['501']).toBeUndefined();
+  });
+
+  it("never shows a secret's options: no enum, no option labels", () => {
+    const vaultPlugin = pluginWith('vault', (settings) => {
+      settings.registerSetting('region_key', 'string', { secret: true, options: ['eu-key-1', 'us-key-2'] });
+      settings.registerControl('region_key', 'select', { options: { 'eu-key-1': 'EU', 'us-key-2': 'US' } });
+      settings.registerSetting('pins', 'integer', { secret: true, is_multi: true, options: [1234, 9876] });
+    });
+    const vault = generateOpenApiDocument(createRestServer({ plugins: [vaultPlugin], authenticate }), {
+      title: 'x',
+      version: '1',
+    });
+    const text = JSON.stringify(vault);
+    for (const leak of ['eu-key-1', 'us-key-2', '1234', '9876']) expect(text).not.toContain(leak);
+    const setting = (
+      (vault.components.schemas['vault.settings.region_key'] as { allOf: JsonSchema[] })
+        .allOf[1] as JsonSchema
+    ).properties as Record<string, JsonSchema>;
+    expect(setting.options).toMatchObject({ type: 'array', maxItems: 0 });
+    expect(setting.control).toMatchObject({ properties: { options: { type: 'object', maxProperties: 0 } } });
+    const written = vault.components.schemas['vault.settings.region_key.value'];
+    expect(written).toMatchObject({ writeOnly: true, anyOf: [{ type: 'string' }, { const: '********' }] });
+    expect(written).not.toHaveProperty('anyOf.0.enum');
+  });
+
+  it('documents history entries with every way a write comes in', () => {
+    expect(schemas.SettingHistoryEntryBase).toMatchObject({
+      properties: { via: { enum: ['rest', 'admin', 'api', 'migration', 'import'] } },
+    });
+    // Each setting's entries: the shared members, old and new typed by the setting.
+    expect(answerSchema(`${SETTINGS}/max_retries/history`, 'get', '200')).toEqual({
+      type: 'array',
+      items: {
+        allOf: [
+          { $ref: '#/components/schemas/SettingHistoryEntryBase' },
+          {
+            // setting_id is required (and a string) in SettingHistoryEntryBase: here, its constant.
+            required: ['old', 'new'],
+            properties: {
+              setting_id: { const: 'max_retries' },
+              old: {
+                anyOf: [
+                  { $ref: '#/components/schemas/acme_pay.settings.max_retries.value' },
+                  { type: 'null' },
+                ],
+              },
+              new: {
+                anyOf: [
+                  { $ref: '#/components/schemas/acme_pay.settings.max_retries.value' },
+                  { type: 'null' },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  it('shares what operations repeat through components: answers, parameters, headers, bodies', () => {
+    const raw = document.paths[`${SETTINGS}/max_retries`]!;
+    // `scope` is taken by every method of the path: the path's parameter.
+    expect(raw.parameters).toEqual([{ $ref: '#/components/parameters/scope' }]);
+    expect(raw.put!.parameters).toEqual([{ $ref: '#/components/parameters/If-Match' }]);
+    expect(raw.get!.parameters).toEqual([{ $ref: '#/components/parameters/If-None-Match' }]);
+    // PUT, POST and PATCH take one body; GET, the writes and DELETE answer one Setting object.
+    for (const method of ['put', 'post', 'patch'] as const) {
+      expect(raw[method]!.requestBody).toEqual({
+        $ref: '#/components/requestBodies/acme_pay.settings.max_retries',
+      });
+    }
+    for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
+      expect(raw[method]!.responses['200']).toEqual({
+        $ref: '#/components/responses/acme_pay.settings.max_retries',
+      });
+      expect(raw[method]!.responses['5XX']).toEqual({ $ref: '#/components/responses/errors_5XX' });
+      expect(raw[method]!.security).toBeUndefined();
+    }
+    // The statuses of one class (400, 401…) are one range, named after the routes giving it.
+    expect(raw.get!.responses['4XX']).toEqual({ $ref: '#/components/responses/acme_pay.settings.read_4XX' });
+    for (const method of ['put', 'post', 'patch'] as const) {
+      expect(raw[method]!.responses['4XX']).toEqual({
+        $ref: '#/components/responses/acme_pay.settings.write_4XX',
+      });
+    }
+    expect(raw.delete!.responses['4XX']).toEqual({
+      $ref: '#/components/responses/acme_pay.settings.delete_4XX',
+    });
+    const components = document.components;
+    // A range lists each status with its codes, and each status's body (its `data.status` a
+    // constant) once in components.schemas, which the ranges and single statuses share.
+    const range = components.responses!['acme_pay.settings.write_4XX']!;
+    expect(range.description).toContain('- 403 rest_cross_site_request: ');
+    expect(range.content!['application/json']!.schema.anyOf).toContainEqual({
+      $ref: '#/components/schemas/rest_forbidden.rest_cross_site_request_403',
+    });
+    expect(components.schemas['rest_forbidden.rest_cross_site_request_403']).toEqual({
+      allOf: [
+        { $ref: '#/components/schemas/Error' },
+        {
+          type: 'object',
+          properties: {
+            code: { type: 'string', enum: ['rest_forbidden', 'rest_cross_site_request'] },
+            data: { properties: { status: { const: 403 } } },
+          },
+        },
+      ],
+    });
+    // Read as statuses, the range gives each its lines and body.
+    expect(operation(`${SETTINGS}/max_retries`, 'put').responses['403']).toEqual({
+      description: expect.stringMatching(/^- rest_forbidden: .*\n- rest_cross_site_request: /),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/rest_forbidden.rest_cross_site_request_403' },
+        },
+      },
+    });
+    expect(components.responses?.['acme_pay.settings.max_retries']).toEqual({
+      description: 'The setting max_retries as it then reads.',
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/acme_pay.settings.max_retries' } },
+      },
+    });
+    expect(components.headers?.ETag).toMatchObject({ required: true, schema: { type: 'string' } });
+    expect(components.requestBodies?.['acme_pay.settings.max_retries']).toEqual({
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: { value: { $ref: '#/components/schemas/acme_pay.settings.max_retries.value' } },
+            required: ['value'],
+          },
+        },
+      },
+    });
+    // The batch's If-Match is compared with another tag: a parameter of its own (used once: in place).
+    expect(document.paths[`${SETTINGS}/batch`]!.post!.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'If-Match',
+        in: 'header',
+        description: expect.stringContaining('GET …/settings'),
+      }),
+    );
+    // Every reference names a part that is there.
+    for (const match of JSON.stringify(document).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)) {
+      const [, kind, name] = match;
+      expect((components as Record<string, Record<string, unknown>>)[kind!]?.[name!], match[0]).toBeDefined();
+    }
+    // A part used once stays in place (the list's answer).
+    expect(document.paths[SETTINGS]!.get!.responses['200']).toHaveProperty('content');
   });
 
   it('documents what an endpoint declares: answers, headers, errors, argument schemas, query args, schemas', () => {
@@ -375,19 +663,23 @@ describe('generateOpenApiDocument', () => {
     });
     expect(sales.responses['200']).toMatchObject({ headers: { ETag: { required: true } } });
     expect(sales.responses['304']).toEqual({ description: 'The client has this version.' });
-    expect(sales.responses['412']!.content!['application/json']!.schema).toEqual({
+    expect(answerSchema(SALES, 'get', '412')).toEqual({
       allOf: [
         { $ref: '#/components/schemas/Error' },
         {
           type: 'object',
           properties: {
             code: { type: 'string', enum: ['reports_stale'] },
-            data: { type: 'object', required: ['etag'], properties: { etag: { type: 'string' } } },
+            data: {
+              type: 'object',
+              required: ['etag'],
+              properties: { etag: { type: 'string' }, status: { const: 412 } },
+            },
           },
         },
       ],
     });
-    expect(sales.responses['400']!.content!['application/json']!.schema).toMatchObject({
+    expect(answerSchema(SALES, 'get', '400')).toMatchObject({
       anyOf: [
         {
           allOf: [
@@ -411,7 +703,9 @@ describe('generateOpenApiDocument', () => {
       properties: { note: { type: 'string' } },
       required: ['note'],
     });
-    expect(update.security).toEqual([{ bearerAuth: [] }]);
+    // The document's security (a token) applies: the operation says nothing.
+    expect(update.security).toBeUndefined();
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
     expect(update.responses['2XX']).toEqual({
       description: "Success: the handler's JSON answer.",
       content: { 'application/json': { schema: {} } },
@@ -484,19 +778,7 @@ describe('generateOpenApiDocument', () => {
   });
 
   it('documents a plugin whose settings handler has no settings with the generic Setting', () => {
-    class Empty extends Framework_Abstract_Settings {
-      protected registerSettings(): void {}
-    }
-    class EmptyPlugin extends Framework_Plugin {
-      readonly #settings = new Empty('empty', new MemoryOptionStore());
-      constructor() {
-        super({ id: 'empty', name: 'Empty', version: '1' });
-      }
-      override getSettingsHandler(): Empty {
-        return this.#settings;
-      }
-    }
-    const empty = generateOpenApiDocument(createRestServer({ plugins: [new EmptyPlugin()] }), {
+    const empty = generateOpenApiDocument(createRestServer({ plugins: [pluginWith('empty', () => {})] }), {
       title: 'x',
       version: '1',
     });
@@ -504,6 +786,9 @@ describe('generateOpenApiDocument', () => {
       '/api/commerce/v3/system_status',
       '/api/commerce/v3/empty/settings',
       '/api/commerce/v3/empty/settings/batch',
+      '/api/commerce/v3/empty/settings/export',
+      '/api/commerce/v3/empty/settings/import',
+      '/api/commerce/v3/empty/settings/restore',
       '/api/commerce/v3/empty/settings/history',
     ]);
     expect(empty.components.schemas.Setting).toMatchObject({

@@ -45,6 +45,11 @@ export async function correctCalls(): Promise<unknown[]> {
   });
   const batched = batch.data?.update.map((item) => item.id);
   const rejected = batch.error?.code;
+  const cleared2 = await client.POST('${SETTINGS}/batch', {
+    params: { header: { 'If-Match': '*' } },
+    body: { delete: ['fee_percent', 'mode'] },
+  });
+  const removedIds = cleared2.data?.delete.map((item) => item.id);
   const scoped = await client.GET('${SETTINGS}/title', { params: { query: { scope: 'eu' } } });
   const origin: string | null | undefined = scoped.data?.origin;
   await client.PUT('${SETTINGS}/max_retries', {
@@ -70,7 +75,7 @@ export async function correctCalls(): Promise<unknown[]> {
   const status = await client.GET('/api/commerce/v3/system_status');
   const gateway: true | undefined = status.data?.commerce_acme_pay.is_payment_gateway;
   const mode: 'test' | 'live' | undefined = status.data?.commerce_acme_pay.settings.mode;
-  return [narrowed, value, options, key, failed, setting, batched, rejected, origin, fee, previous, masked, names, total, createdId, message, gateway, mode];
+  return [narrowed, value, options, key, failed, setting, batched, rejected, removedIds, origin, fee, previous, masked, names, total, createdId, message, gateway, mode];
 }
 `;
 
@@ -116,6 +121,10 @@ export async function wrongCalls(): Promise<void> {
   await client.POST('${SETTINGS}/batch', { body: { update: [{ id: 'max_retriez', value: 4 }] } });
   // @ts-expect-error
   await client.POST('${SETTINGS}/batch', { body: { update: [{ id: 'mode' }] } });
+  // @ts-expect-error
+  await client.POST('${SETTINGS}/batch', { body: { delete: ['max_retriez'] } });
+  // @ts-expect-error
+  await client.POST('${SETTINGS}/batch', { body: { delete: 'mode' } });
   // a scope is a path, not a number
   // @ts-expect-error
   await client.GET('${SETTINGS}/title', { params: { query: { scope: 7 } } });
@@ -190,6 +199,6 @@ function compile(...files: string[]): string[] {
 describe('a client generated from the demo document (openapi-typescript + openapi-fetch)', () => {
   it('compiles the correct calls and rejects every wrong call', () => {
     expect(compile('correct.ts', 'wrong.ts')).toEqual([]);
-    expect(WRONG_CALLS.match(/@ts-expect-error/g)).toHaveLength(22);
+    expect(WRONG_CALLS.match(/@ts-expect-error/g)).toHaveLength(24);
   });
 });

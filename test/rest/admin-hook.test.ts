@@ -36,7 +36,12 @@ describe('admin hook', () => {
     expect(context.managementCapability).toBe('manage_commerce');
     expect(context.commercePrefix).toBe('commerce');
     expect(context.plugins).toEqual([
-      { id: 'acme', name: 'Acme Payments' },
+      {
+        id: 'acme',
+        name: 'Acme Payments',
+        // The status screen's labels of the settings: the control's name, else the setting's.
+        settingLabels: expect.objectContaining({ title: 'Title', mode: 'Mode', api_key: 'API key' }),
+      },
       { id: 'plain', name: 'Plain' },
     ]);
     expect(Object.keys(await context.getSystemStatus())).toEqual(['commerce_acme', 'commerce_plain']);

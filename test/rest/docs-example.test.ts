@@ -57,13 +57,13 @@ describe('docs/rest.md examples', () => {
     const server = createRestServer({
       plugins: [new GatewayPlugin()],
       authenticate: bearerTokenAuth({
-        'dev-token': { id: 1, capabilities: ['manage_commerce', 'edit_shop_orders'] },
+        'dev-token-0123456789': { id: 1, capabilities: ['manage_commerce', 'edit_shop_orders'] },
       }),
     });
     const response = await server.fetch(
       new Request('http://localhost/api/commerce/v3/acme/settings/enabled', {
         method: 'PUT',
-        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        headers: { authorization: 'Bearer dev-token-0123456789', 'content-type': 'application/json' },
         body: JSON.stringify({ value: true }),
       }),
     );
@@ -73,7 +73,7 @@ describe('docs/rest.md examples', () => {
     const refund = await server.fetch(
       new Request('http://localhost/api/acme/v1/refunds/12', {
         method: 'POST',
-        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        headers: { authorization: 'Bearer dev-token-0123456789', 'content-type': 'application/json' },
         body: JSON.stringify({ amount: 5.5, reason: '  damaged ' }),
       }),
     );
@@ -113,12 +113,14 @@ describe('docs/rest.md definePlugin example', () => {
   it('answers as the class-based one', async () => {
     const server = createRestServer({
       plugins: [refunds],
-      authenticate: bearerTokenAuth({ 'dev-token': { id: 1, capabilities: ['edit_shop_orders'] } }),
+      authenticate: bearerTokenAuth({
+        'dev-token-0123456789': { id: 1, capabilities: ['edit_shop_orders'] },
+      }),
     });
     const refund = await server.fetch(
       new Request('http://localhost/api/acme/v1/refunds/12', {
         method: 'POST',
-        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        headers: { authorization: 'Bearer dev-token-0123456789', 'content-type': 'application/json' },
         body: JSON.stringify({ amount: 5.5 }),
       }),
     );

@@ -90,14 +90,14 @@ describe('permission helpers', () => {
 });
 
 describe('bearer token helper', () => {
-  const authenticate = bearerTokenAuth({ 'tok-A_1.~+/': manager, tokenB: clerk });
+  const authenticate = bearerTokenAuth({ 'tok-A_1.~+/0123456': manager, 'tokenB-0123456789': clerk });
   const withHeader = (value?: string) =>
     new Request('http://localhost/', { headers: value === undefined ? {} : { authorization: value } });
 
   it('maps a known token to its user', () => {
-    expect(authenticate(withHeader('Bearer tok-A_1.~+/'))?.id).toBe(1);
-    expect(authenticate(withHeader('bearer   tokenB'))?.id).toBe(2);
-    expect(authenticate(withHeader('Bearer tokenB'))?.capabilities).toEqual(['edit_shop_orders']);
+    expect(authenticate(withHeader('Bearer tok-A_1.~+/0123456'))?.id).toBe(1);
+    expect(authenticate(withHeader('bearer   tokenB-0123456789'))?.id).toBe(2);
+    expect(authenticate(withHeader('Bearer tokenB-0123456789'))?.capabilities).toEqual(['edit_shop_orders']);
   });
 
   it('answers null for a missing, malformed or unknown token', () => {
@@ -107,28 +107,45 @@ describe('bearer token helper', () => {
       'Bearer',
       'Bearer ',
       'Basic dG9rZW5COg==',
-      'tokenB',
-      'Bearer tokenB extra',
-      'Bearer tokenC',
-      'Bearer tokenBB',
-      'Bearer token',
+      'tokenB-0123456789',
+      'Bearer tokenB-0123456789 extra',
+      'Bearer tokenC-0123456789',
+      'Bearer tokenB-01234567899',
+      'Bearer tokenB-012345678',
     ]) {
       expect(authenticate(withHeader(header)), String(header)).toBeNull();
     }
   });
 
   it('accepts entries as pairs and refuses bad configuration', () => {
-    expect(bearerTokenAuth([['abc', manager]])(withHeader('Bearer abc'))?.id).toBe(1);
+    expect(
+      bearerTokenAuth([['abc-0123456789abc', manager]])(withHeader('Bearer abc-0123456789abc'))?.id,
+    ).toBe(1);
     expect(() => bearerTokenAuth({ '': manager })).toThrow(TypeError);
-    expect(() => bearerTokenAuth({ 'has space': manager })).toThrow(TypeError);
-    expect(() => bearerTokenAuth({ ok: { id: 1 } as never })).toThrow(TypeError);
+    expect(() => bearerTokenAuth({ 'has space 0123456789': manager })).toThrow(TypeError);
+    expect(() => bearerTokenAuth({ 'ok-0123456789abcd': { id: 1 } as never })).toThrow(TypeError);
+  });
+
+  it('refuses at creation a token shorter than 16 characters, "undefined" from a missing variable included', () => {
+    const missing: string | undefined = undefined;
+    for (const token of [String(missing), `${missing}`, 'dev-token', 'a'.repeat(15)]) {
+      expect(() => bearerTokenAuth({ [token]: manager }), token).toThrow(/at least 16 characters/);
+      expect(() => bearerTokenAuth([[token, manager]]), token).toThrow(TypeError);
+    }
+    // The message says how long it was, never the token itself.
+    expect(() => bearerTokenAuth({ 'secret-ish-15ch': manager })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('secret-ish') }),
+    );
+    expect(bearerTokenAuth({ ['a'.repeat(16)]: manager })(withHeader(`Bearer ${'a'.repeat(16)}`))?.id).toBe(
+      1,
+    );
   });
 
   it('does not let callers change a user afterwards', () => {
     const user = { id: 5, capabilities: ['x'] };
-    const auth = bearerTokenAuth({ abc: user });
+    const auth = bearerTokenAuth({ 'abc-0123456789abc': user });
     user.capabilities.push('manage_commerce');
-    expect(auth(withHeader('Bearer abc'))?.capabilities).toEqual(['x']);
+    expect(auth(withHeader('Bearer abc-0123456789abc'))?.capabilities).toEqual(['x']);
   });
 
   it('reads the token from headers', () => {

@@ -56,6 +56,20 @@ describe('routing', () => {
     expect(single.headers.get('allow')).toBe('DELETE, OPTIONS');
   });
 
+  it("says in a 405's message which method the route does not accept, in upper case", async () => {
+    const res = await call(server, 'DELETE', '/api/test/v1/things');
+    expect(res.json.message).toBe('The route exists but does not accept DELETE.');
+    // Fetch keeps an unusual method's case (`patch`); the message names it in upper case.
+    const lower = await call(server, 'patch', '/api/test/v1/things');
+    expect([lower.status, lower.json.message]).toEqual([405, 'The route exists but does not accept PATCH.']);
+    const index = await call(server, 'PUT', '/api/test/v1');
+    expect([index.status, index.json.code, index.json.message]).toEqual([
+      405,
+      'rest_method_not_allowed',
+      'The route exists but does not accept PUT.',
+    ]);
+  });
+
   it('coerces an integer path parameter and matches digits only', async () => {
     expect((await call(server, 'GET', '/api/test/v1/things/7')).json).toEqual({ id: 7 });
     expect((await call(server, 'GET', '/api/test/v1/things/-7')).status).toBe(404);

@@ -252,7 +252,8 @@ describe('POST …/settings/batch', () => {
       data: { params: { update: expect.stringContaining('more than once') } },
     });
     expect((await post([{ id: 'mode', value: 'live' }], NOBODY_TOKEN)).status).toBe(403);
-    expect((await post(undefined)).json.code).toBe('rest_missing_callback_param');
+    // No item at all (neither list): 400 rest_invalid_param (CONTRACT, third round).
+    expect((await post(undefined)).json.code).toBe('rest_invalid_param');
     const plain = makeServer({ plugins: [new GatewayPlugin(plainStore())] });
     const unsupported = await call(plain, 'POST', `${BASE}/batch`, {
       ...admin,
@@ -260,6 +261,73 @@ describe('POST …/settings/batch', () => {
     });
     expect(unsupported.status).toBe(501);
     expect(() => makeServer({ maxBatchItems: 0 })).toThrow(/maxBatchItems/);
+  });
+
+  it('takes "delete" besides "update": checked and stored in the same atomic step, answered with both lists', async () => {
+    const store = new MemoryOptionStore();
+    const server = makeServer({ plugins: [new GatewayPlugin(store)], maxBatchItems: 3 });
+    await call(server, 'PUT', `${BASE}/title`, { ...admin, body: { value: 'Shop' } });
+    const batch = (body: unknown) => call(server, 'POST', `${BASE}/batch`, { ...admin, body });
+    const both = await batch({ update: [{ id: 'retries', value: 4 }], delete: ['title'] });
+    expect(both.status).toBe(200);
+    expect(both.json.update).toEqual([expect.objectContaining({ id: 'retries', value: 4 })]);
+    expect(both.json.delete).toEqual([expect.objectContaining({ id: 'title', value: 'Card' })]);
+    expect(await store.get('framework_acme_title')).toBeUndefined();
+    const history = (await call(server, 'GET', `${BASE}/history`, admin)).json as { action: string }[];
+    expect(
+      history
+        .slice(0, 2)
+        .map((entry) => entry.action)
+        .sort(),
+    ).toEqual(['delete', 'update']);
+    // Only deletes: update may be left out; the answer still has both lists.
+    const deletesOnly = await batch({ delete: ['retries'] });
+    expect(deletesOnly.json).toEqual({ update: [], delete: [expect.objectContaining({ id: 'retries' })] });
+    // An id in both lists, repeated, or not a list; an unknown id; too many items in all.
+    for (const body of [
+      { update: [{ id: 'mode', value: 'live' }], delete: ['mode'] },
+      { delete: ['mode', 'mode'] },
+      { delete: 'mode' },
+      { update: [], delete: [] },
+      { update: [{ id: 'mode', value: 'live' }], delete: ['title', 'retries', 'fee'] },
+    ]) {
+      const answer = await batch(body);
+      expect([JSON.stringify(body), answer.status, answer.json.code]).toEqual([
+        JSON.stringify(body),
+        400,
+        'rest_invalid_param',
+      ]);
+    }
+    const unknown = await batch({ delete: ['nope'] });
+    expect(unknown.json).toMatchObject({
+      code: 'rest_batch_rejected',
+      data: { errors: [{ id: 'nope', code: 'rest_setting_not_found' }] },
+    });
+  });
+
+  it('If-Match on a batch compares with the ETag of GET …/settings at the same scope; * always matches', async () => {
+    const store = new MemoryOptionStore();
+    const server = makeServer({ plugins: [new GatewayPlugin(store)] });
+    const list = await call(server, 'GET', `${BASE}?scope=eu`, admin);
+    const tag = list.headers.get('etag')!;
+    const batch = (ifMatch: string, value: number) =>
+      call(server, 'POST', `${BASE}/batch?scope=eu`, {
+        ...admin,
+        headers: { 'if-match': ifMatch },
+        body: { update: [{ id: 'retries', value }] },
+      });
+    expect((await batch(tag, 1)).status).toBe(200);
+    // Stale now: 412 with the list's current tag, nothing stored.
+    const stale = await batch(tag, 2);
+    expect(stale.status).toBe(412);
+    expect(stale.json.code).toBe('rest_precondition_failed');
+    const current = (await call(server, 'GET', `${BASE}?scope=eu`, admin)).headers.get('etag');
+    expect(stale.json.data.etag).toBe(current);
+    expect(await store.get('framework_acme_retries@eu')).toBe('1');
+    // A change of an inherited (global) value changes the scope's list tag too.
+    await call(server, 'PUT', `${BASE}/title`, { ...admin, body: { value: 'Global' } });
+    expect((await batch(current!, 3)).status).toBe(412);
+    expect((await batch('*', 3)).status).toBe(200);
   });
 
   it('createRestServer refuses a plugin with a setting named batch or history', () => {
@@ -374,6 +442,22 @@ describe('scopes over REST', () => {
     expect((await call(server, 'GET', `${BASE}/history?scope=us`, admin)).status).toBe(403);
     expect(asked).toContainEqual([1, 'eu/de', 'acme']);
     expect(asked).toContainEqual([1, '', 'acme']);
+  });
+
+  it('a refused scope answers 403 before anything about the setting id: unknown ids do not show as 404', async () => {
+    const server = makeServer({ canAccessScope: (_user, scope) => scope === 'eu' });
+    const requests: [string, string, unknown?][] = [
+      ['GET', `${BASE}/no_such_setting?scope=us`],
+      ['GET', `${BASE}/title?scope=us`],
+      ['PUT', `${BASE}/no_such_setting?scope=us`, { value: 'x' }],
+      ['DELETE', `${BASE}/no_such_setting?scope=us`],
+      ['GET', `${BASE}/no_such_setting/history?scope=us`],
+    ];
+    for (const [method, path, body] of requests) {
+      const answer = await call(server, method, path, body === undefined ? admin : { ...admin, body });
+      expect([method, path, answer.status, answer.json.code]).toEqual([method, path, 403, 'rest_forbidden']);
+    }
+    expect((await call(server, 'GET', `${BASE}/no_such_setting?scope=eu`, admin)).status).toBe(404);
   });
 });
 

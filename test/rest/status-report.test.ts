@@ -1,4 +1,10 @@
-import { createRestServer, Framework_REST_API, MemoryOptionStore } from 'commerce-plugin-framework';
+import {
+  bearerTokenAuth,
+  createAesGcmCipher,
+  createRestServer,
+  Framework_REST_API,
+  MemoryOptionStore,
+} from 'commerce-plugin-framework';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, authenticate, CLERK_TOKEN, call, GatewayPlugin, PlainPlugin } from './support/fixtures';
 
@@ -37,6 +43,7 @@ describe('system status', () => {
         api_key: '********',
         secret: '********',
       },
+      schema_version: { stored: 1, code: 1 },
       secrets_encrypted: false,
       unreadable_secrets: [],
     });
@@ -133,5 +140,114 @@ describe('system status', () => {
     const server = createRestServer({ plugins: [new GatewayPlugin(failing)], authenticate });
     const res = await call(server, 'GET', '/api/commerce/v3/system_status', { token: ADMIN_TOKEN });
     expect([res.status, res.json.code]).toEqual([503, 'rest_store_unavailable']);
+  });
+});
+
+describe('the secrets and schema members of a block (third round)', () => {
+  it('with a cipher: plain text planted lists in plaintext_secrets and secrets_encrypted turns false; an unreadable scope secret is id@scope', async () => {
+    const key = btoa(String.fromCharCode(...new Uint8Array(32).fill(4)));
+    const store = new MemoryOptionStore({
+      framework_acme_api_key: 'sk_planted',
+      'framework_acme_api_key@eu': 'enc:v1:gone:AAAA',
+    });
+    const plugin = new GatewayPlugin(store, 'acme', { secrets: createAesGcmCipher([{ id: 'k', key }]) });
+    const server = createRestServer({ plugins: [plugin], authenticate });
+    const block = (await server.getSystemStatus()).commerce_acme as Record<string, unknown>;
+    expect(block).toMatchObject({
+      schema_version: { stored: 1, code: 1 },
+      secrets_encrypted: false,
+      unreadable_secrets: ['api_key@eu'],
+      plaintext_secrets: ['api_key'],
+    });
+    await plugin.getSettingsHandler().rotateSecrets();
+    const after = (await server.getSystemStatus()).commerce_acme as Record<string, unknown>;
+    expect(after).toMatchObject({ secrets_encrypted: true, plaintext_secrets: [] });
+    // Without a cipher there is no plaintext_secrets member at all.
+    const plain = (
+      await createRestServer({
+        plugins: [new GatewayPlugin(new MemoryOptionStore())],
+        authenticate,
+      }).getSystemStatus()
+    ).commerce_acme as Record<string, unknown>;
+    expect(plain).not.toHaveProperty('plaintext_secrets');
+  });
+});
+
+describe('system status filtered by canAccessScope (third round)', () => {
+  const EU_MANAGER_TOKEN = 'eu-manager-token-0123456789';
+  const NO_PLUGIN_TOKEN = 'no-plugin-token-0123456789';
+  const manager = (id: number) => ({ id, capabilities: ['manage_commerce'] });
+  const filteredAuth = bearerTokenAuth({
+    [ADMIN_TOKEN]: manager(1),
+    [EU_MANAGER_TOKEN]: manager(2),
+    [NO_PLUGIN_TOKEN]: manager(3),
+  });
+  const asked: [unknown, string, string][] = [];
+  /** User 1 reaches everything; user 2 only the plugin without settings (asynchronously); user 3 nothing. */
+  const canAccessScope = (user: { id: string | number }, scope: string, pluginId: string) => {
+    asked.push([user.id, scope, pluginId]);
+    if (user.id === 1) return true;
+    if (user.id === 2) return Promise.resolve(pluginId === 'plain');
+    return false;
+  };
+  const filteredServer = () =>
+    createRestServer({
+      plugins: [new GatewayPlugin(), new PlainPlugin()],
+      authenticate: filteredAuth,
+      canAccessScope,
+    });
+
+  it("keeps a plugin's block only when the user may access its global level, with or without settings", async () => {
+    const server = filteredServer();
+    asked.length = 0;
+    const all = await call(server, 'GET', '/api/commerce/v3/system_status', { token: ADMIN_TOKEN });
+    expect(Object.keys(all.json)).toEqual(['commerce_acme', 'commerce_plain']);
+    expect(asked).toEqual([
+      [1, '', 'acme'],
+      [1, '', 'plain'],
+    ]);
+    const some = await call(server, 'GET', '/api/commerce/v3/system_status', { token: EU_MANAGER_TOKEN });
+    expect([some.status, Object.keys(some.json)]).toEqual([200, ['commerce_plain']]);
+    expect(some.text).not.toContain('acme');
+    const none = await call(server, 'GET', '/api/commerce/v3/system_status', { token: NO_PLUGIN_TOKEN });
+    expect([none.status, none.json]).toEqual([200, {}]);
+  });
+
+  it('keeps every block without a user, and filters with one', async () => {
+    const server = filteredServer();
+    expect(Object.keys(await server.getSystemStatus())).toEqual(['commerce_acme', 'commerce_plain']);
+    expect(Object.keys(await server.getSystemStatus(manager(2)))).toEqual(['commerce_plain']);
+    expect(await server.getSystemStatus(manager(3))).toEqual({});
+    // Without canAccessScope, a user sees every block.
+    const open = createRestServer({ plugins: [new GatewayPlugin(), new PlainPlugin()] });
+    expect(Object.keys(await open.getSystemStatus(manager(3)))).toEqual(['commerce_acme', 'commerce_plain']);
+  });
+
+  it('filters the admin status screen the same way', async () => {
+    const { Framework_Register_Settings, Framework_Register_Settings_Fields } = await import(
+      'commerce-plugin-framework/admin'
+    );
+    const gateway = new GatewayPlugin();
+    const page = new Framework_Register_Settings(gateway, {
+      fields: new Framework_Register_Settings_Fields(gateway.getSettingsHandler()),
+    });
+    const server = createRestServer({
+      plugins: [gateway, new PlainPlugin()],
+      authenticate: filteredAuth,
+      canAccessScope,
+      admin: { pages: [page], csrfSecret: 'a-secret-of-enough-length' },
+    });
+    const all = await call(server, 'GET', '/admin/status', { token: ADMIN_TOKEN });
+    expect(all.text).toContain('Acme Payments');
+    expect(all.text).toContain('commerce_plain');
+    const some = await call(server, 'GET', '/admin/status', { token: EU_MANAGER_TOKEN });
+    expect(some.status).toBe(200);
+    expect(some.text).toContain('commerce_plain');
+    expect(some.text).not.toContain('commerce_acme');
+    expect(some.text).not.toContain('********');
+    const none = await call(server, 'GET', '/admin/status', { token: NO_PLUGIN_TOKEN });
+    expect(none.status).toBe(200);
+    expect(none.text).toContain('Your account may not see the status of any plugin.');
+    expect(none.text).not.toMatch(/commerce_acme|commerce_plain/);
   });
 });

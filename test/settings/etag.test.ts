@@ -66,14 +66,76 @@ describe('entity tags', () => {
     expect(await settings.level().getListETag()).not.toBe(before);
   });
 
-  it('a ciphertext re-encrypting the same secret keeps its text and its tag', async () => {
-    const settings = new ShopSettings('acme', new MemoryOptionStore(), {
-      secrets: createAesGcmCipher([KEY]),
-    });
+  it('with a cipher, writing a secret equal to the stored one stores a fresh ciphertext, a new tag and a history entry: a write reveals nothing about a guess', async () => {
+    const store = new MemoryOptionStore();
+    const settings = new ShopSettings('acme', store, { secrets: createAesGcmCipher([KEY]) });
     await settings.updateValue('api_key', 'sk_1');
+    const text = await store.get('framework_acme_api_key');
     const tag = await settings.getETag('api_key');
     await settings.updateValue('api_key', 'sk_1');
-    expect(await settings.getETag('api_key')).toBe(tag);
+    expect(await store.get('framework_acme_api_key')).not.toBe(text);
+    expect(await settings.getETag('api_key')).not.toBe(tag);
+    const history = await settings.getHistory({ settingId: 'api_key' });
+    expect(history.map((entry) => [entry.old, entry.new])).toEqual([
+      ['********', '********'],
+      [null, '********'],
+    ]);
+    // A wrong guess and a right one look the same.
+    const right = await settings.getETag('api_key');
+    await settings.updateValue('api_key', 'sk_2');
+    expect(await settings.getETag('api_key')).not.toBe(right);
+  });
+});
+
+describe('entity tags, computed in process', () => {
+  it('are the first 16 bytes of the HMAC-SHA-256 (WebCrypto’s, salt as the raw key) of the length-prefixed keys and texts, so every instance of the version issues the same tags', async () => {
+    const salt = 'fixed-salt-for-the-test';
+    const data = new MemoryOptionStore({
+      'framework_acme:tag-salt': salt,
+      framework_acme_title: 'Grüße, 🛒',
+    });
+    const settings = new ShopSettings('acme', data);
+    const key = 'framework_acme_title';
+    const text = 'Grüße, 🛒';
+    const input = `${key.length}:${key}${text.length}:${text};`;
+    const raw = new TextEncoder().encode(salt);
+    const hmac = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
+    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', hmac, new TextEncoder().encode(input)));
+    const expected = `"${btoa(String.fromCharCode(...signature.subarray(0, 16)))
+      .replaceAll('+', '-')
+      .replaceAll('/', '_')
+      .replace(/=+$/, '')}"`;
+    expect(await settings.getETag('title')).toBe(expected);
+    const scoped = `${'framework_acme_title@eu'.length}:framework_acme_title@eu-;${input}`;
+    const scopedSignature = new Uint8Array(
+      await crypto.subtle.sign('HMAC', hmac, new TextEncoder().encode(scoped)),
+    );
+    expect(await settings.scope('eu').getETag('title')).toBe(
+      `"${btoa(String.fromCharCode(...scopedSignature.subarray(0, 16)))
+        .replaceAll('+', '-')
+        .replaceAll('/', '_')
+        .replace(/=+$/, '')}"`,
+    );
+  });
+
+  it('take no trip through WebCrypto: reading a tag and a conditional write sign nothing there', async () => {
+    const settings = new ShopSettings('acme', new MemoryOptionStore());
+    await settings.load();
+    const tag = await settings.getETag('title');
+    const sign = vi.spyOn(crypto.subtle, 'sign');
+    try {
+      await settings.updateValue('title', 'A', { ifMatch: tag });
+      const next = await settings.getETag('title');
+      expect(next).not.toBe(tag);
+      await expect(settings.updateValue('title', 'B', { ifMatch: tag })).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
+      expect(sign).not.toHaveBeenCalled();
+    } finally {
+      sign.mockRestore();
+    }
   });
 });
 

@@ -12,12 +12,15 @@ class ShopSettings extends Framework_Abstract_Settings {
   }
 }
 
+/** The first read brings the schema record along (CONTRACT §11): still one round trip. */
+const RECORD = 'framework_acme:schema';
 const KEYS = [
   'framework_acme_enabled',
   'framework_acme_title',
   'framework_acme_retries',
   'framework_acme_tags',
 ];
+const FIRST_READ = [...KEYS, RECORD];
 
 function storeWith(values: Record<string, string> = {}): RecordingStore {
   return new RecordingStore(new MemoryOptionStore(values));
@@ -71,7 +74,7 @@ describe('load', () => {
     const store = storeWith({ framework_acme_title: 'Visa' });
     const settings = new ShopSettings('acme', store);
     await settings.load();
-    expect(store.calls).toEqual([{ operation: 'getMany', keys: KEYS }]);
+    expect(store.calls).toEqual([{ operation: 'getMany', keys: FIRST_READ }]);
     for (const id of ['enabled', 'title', 'retries', 'tags']) await settings.getValue(id);
     expect(await settings.getValue('title')).toBe('Visa');
     expect(store.calls).toHaveLength(1);
@@ -81,7 +84,7 @@ describe('load', () => {
     const store = storeWith({ framework_acme_retries: '2' });
     const settings = new ShopSettings('acme', store);
     expect(await settings.getValue('retries')).toBe(2);
-    expect(store.calls).toEqual([{ operation: 'getMany', keys: KEYS }]);
+    expect(store.calls).toEqual([{ operation: 'getMany', keys: FIRST_READ }]);
     expect(await settings.getValue('enabled')).toBe(false);
     expect(await settings.getValue('tags')).toBeNull();
     expect(store.count('getMany')).toBe(1);
@@ -97,7 +100,7 @@ describe('load', () => {
       settings.getValue('tags'),
     ]);
     expect(values).toEqual(['Visa', false, 'Visa', null]);
-    expect(store.calls).toEqual([{ operation: 'getMany', keys: KEYS }]);
+    expect(store.calls).toEqual([{ operation: 'getMany', keys: FIRST_READ }]);
   });
 
   it('reads made while a load is in flight share its getMany', async () => {

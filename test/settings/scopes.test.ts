@@ -115,17 +115,31 @@ describe('scoped values', () => {
     expect(store.calls).toEqual([
       {
         operation: 'getMany',
-        keys: ['title', 'retries', 'enabled'].flatMap((id) => [
-          `framework_acme_${id}@eu/de`,
-          `framework_acme_${id}@eu`,
-          `framework_acme_${id}`,
-        ]),
+        keys: [
+          ...['title', 'retries', 'enabled'].flatMap((id) => [
+            `framework_acme_${id}@eu/de`,
+            `framework_acme_${id}@eu`,
+            `framework_acme_${id}`,
+          ]),
+          // The first read brings the schema record along.
+          'framework_acme:schema',
+        ],
       },
     ]);
     await de.getValue('retries');
     await de.getOrigin('enabled');
     await settings.scope('eu/de').getOwnValue('title');
     expect(store.calls).toHaveLength(1);
+  });
+
+  it('a global read after a cold scoped read costs no second round trip (the scope read brought the global texts)', async () => {
+    const store = new RecordingStore(new MemoryOptionStore({ framework_acme_title: 'Global' }));
+    const settings = new ShopSettings('acme', store);
+    expect(await settings.scope('eu').getValue('title')).toBe('Global');
+    expect(await settings.getValue('title')).toBe('Global');
+    expect(await settings.getValue('retries')).toBeNull();
+    expect(settings.getSetting('title')?.getValue()).toBe('Global');
+    expect(store.count('getMany')).toBe(1);
   });
 
   it('keeps at most maxCachedScopes scopes, least recently used going first', async () => {

@@ -57,7 +57,7 @@ function byValue(entries: readonly HistoryEntry[]): Map<unknown, HistoryEntry> {
 
 const modes = [
   ['AsyncLocalStorage', true],
-  ['the synchronous fallback', false],
+  ['per-write receivers (no AsyncLocalStorage)', false],
 ] as const;
 
 afterEach(() => useAsyncWriteContexts(true));
@@ -131,21 +131,62 @@ describe('write contexts', () => {
         expect(await settings.scope('eu').deleteValue('api_key')).toBe(true);
         expect(await store.get('framework_acme_api_key@eu')).toBeUndefined();
       });
+
+      it('a programmatic write racing a REST write of the same setting: each keeps its own context', async () => {
+        useAsyncWriteContexts(useAsync);
+        const settings = new AwaitsFirst('acme', new MemoryOptionStore());
+        // The REST write's override waits longer, so its base call comes second.
+        settings.delays.set('sk_rest', 20).set('sk_code', 1);
+        await Promise.all([
+          asBase(settings).updateValue('api_key', 'sk_rest', actor(42)),
+          settings.updateValue('api_key', 'sk_code'),
+        ]);
+        const entries = byValue(await settings.getHistory({ settingId: 'api_key' }));
+        expect(entries.get('sk_rest')).toMatchObject({ actor: { id: 42 }, via: 'rest' });
+        expect(entries.get('sk_code')).toMatchObject({ actor: null, via: 'api' });
+      });
+
+      it('two managers writing one setting at two scopes through an awaiting override: each lands at its own scope with its own actor', async () => {
+        useAsyncWriteContexts(useAsync);
+        const store = new MemoryOptionStore();
+        const settings = new AwaitsFirst('acme', store);
+        // The first call's override resumes last, so the base calls come in the other order.
+        settings.delays.set('sk_us', 25).set('sk_eu', 1);
+        await Promise.all([
+          settings.scope('channel/us').updateValue('api_key', 'sk_us', actor(1)),
+          settings.scope('channel/eu').updateValue('api_key', 'sk_eu', actor(2)),
+        ]);
+        expect(await store.get('framework_acme_api_key@channel/us')).toBe('sk_us');
+        expect(await store.get('framework_acme_api_key@channel/eu')).toBe('sk_eu');
+        expect(await store.get('framework_acme_api_key')).toBeUndefined();
+        const us = await settings.scope('channel/us').getHistory();
+        const eu = await settings.scope('channel/eu').getHistory();
+        expect(us.map((entry) => [entry.new, entry.actor])).toEqual([['sk_us', { id: 1 }]]);
+        expect(eu.map((entry) => [entry.new, entry.actor])).toEqual([['sk_eu', { id: 2 }]]);
+      });
+
+      it('an override writing a second setting from inside, after an await, keeps the enclosing scope and actor', async () => {
+        useAsyncWriteContexts(useAsync);
+        const store = new MemoryOptionStore();
+        class Mirrors extends SyncChecked {
+          override async updateValue(id: string, value: unknown): Promise<void> {
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            if (id === 'title') await this.updateValue('api_key', `sk_${String(value)}`);
+            return super.updateValue(id, value);
+          }
+        }
+        const settings = new Mirrors('acme', store);
+        await settings.scope('eu').updateValue('title', 'x', actor(5));
+        expect(await store.get('framework_acme_api_key@eu')).toBe('sk_x');
+        expect(await store.get('framework_acme_api_key')).toBeUndefined();
+        const entries = await settings.scope('eu').getHistory();
+        expect(entries.map((entry) => [entry.setting_id, entry.actor])).toEqual([
+          ['title', { id: 5 }],
+          ['api_key', { id: 5 }],
+        ]);
+      });
     });
   }
-
-  it('a programmatic write racing a REST write of the same setting: each keeps its own context', async () => {
-    const settings = new AwaitsFirst('acme', new MemoryOptionStore());
-    // The REST write's override waits longer, so its base call comes second.
-    settings.delays.set('sk_rest', 20).set('sk_code', 1);
-    await Promise.all([
-      asBase(settings).updateValue('api_key', 'sk_rest', actor(42)),
-      settings.updateValue('api_key', 'sk_code'),
-    ]);
-    const entries = byValue(await settings.getHistory({ settingId: 'api_key' }));
-    expect(entries.get('sk_rest')).toMatchObject({ actor: { id: 42 }, via: 'rest' });
-    expect(entries.get('sk_code')).toMatchObject({ actor: null, via: 'api' });
-  });
 
   it('the value an override normalises is what is stored, in a batch too', async () => {
     const store = new MemoryOptionStore();

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeWithService } from '../support/services';
 import { PeerProcess } from './fixtures/peer-process';
+import { deleteStoreKeys } from './fixtures/redis-cleanup';
 import { eventually, ShopSettings, uniqueSuffix } from './fixtures/shop-settings';
 
 /** The issue's bound: a change made through one instance is visible through another within one second. */
@@ -115,8 +116,7 @@ describeWithService('REDIS_URL', 'settings instances sharing one Redis', (url) =
   const client = new Redis(url);
   const keyPrefix = `cpf-test:multi:${uniqueSuffix()}:`;
   afterAll(async () => {
-    const leftovers = await client.keys(`${keyPrefix}*`);
-    if (leftovers.length > 0) await client.del(...leftovers);
+    await deleteStoreKeys(client, keyPrefix);
     client.disconnect();
   });
   checkTwoInstances(() => new RedisOptionStore({ client, keyPrefix }));

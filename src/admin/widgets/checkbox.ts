@@ -27,4 +27,5 @@ export const CHECKBOX_WIDGET: WidgetRow<WidgetOfKind<'checkbox'>> = {
   note: () => undefined,
   absentMeansEmpty: true,
   anchorId: (field) => field.elementId,
+  fillsWhenEmpty: () => false,
 };

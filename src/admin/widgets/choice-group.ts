@@ -38,5 +38,6 @@ export function choiceGroupWidget<W extends WidgetOfKind<'radio' | 'checkbox-gro
       groupRow(field, state, choiceItems(field, field.widget.choices, inputType, new Set(state.texts))),
     note: () => undefined,
     anchorId: (field) => `${field.elementId}-0`,
+    fillsWhenEmpty: () => false,
   };
 }

@@ -73,4 +73,5 @@ export const INPUT_WIDGET: WidgetRow<WidgetOfKind<'input'>> = {
   },
   absentMeansEmpty: false,
   anchorId: (field) => field.elementId,
+  fillsWhenEmpty: (widget) => widget.inputType === 'color' || widget.inputType === 'range',
 };

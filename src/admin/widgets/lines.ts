@@ -36,4 +36,5 @@ export const LINES_WIDGET: WidgetRow<WidgetOfKind<'lines'>> = {
   },
   absentMeansEmpty: false,
   anchorId: (field) => field.elementId,
+  fillsWhenEmpty: () => false,
 };

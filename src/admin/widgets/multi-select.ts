@@ -20,4 +20,5 @@ export const MULTI_SELECT_WIDGET: WidgetRow<WidgetOfKind<'multi-select'>> = {
   },
   note: () => 'Hold Ctrl (⌘ on a Mac) to choose several.',
   anchorId: (field) => field.elementId,
+  fillsWhenEmpty: () => false,
 };

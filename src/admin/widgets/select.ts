@@ -40,4 +40,5 @@ export const SELECT_WIDGET: WidgetRow<WidgetOfKind<'select'>> = {
   },
   note: () => undefined,
   anchorId: (field) => field.elementId,
+  fillsWhenEmpty: () => false,
 };

@@ -32,4 +32,5 @@ export const TEXTAREA_WIDGET: WidgetRow<WidgetOfKind<'textarea'>> = {
   note: () => undefined,
   absentMeansEmpty: false,
   anchorId: (field) => field.elementId,
+  fillsWhenEmpty: () => false,
 };

@@ -51,4 +51,10 @@ export interface WidgetRow<W extends FieldWidget> {
   readonly absentMeansEmpty: boolean;
   /** The HTML id the error summary links to: the control, or a group's first choice. */
   anchorId(field: WidgetField<W>): string;
+  /**
+   * Whether a browser submits a value of its own for this control when it is rendered empty (a
+   * colour input sends `#000000`, a range its middle): what it sends then says nothing about an
+   * edit.
+   */
+  fillsWhenEmpty(widget: W): boolean;
 }

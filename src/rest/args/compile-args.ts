@@ -61,6 +61,25 @@ export function compileArgs(
   where: string,
   options: CompileArgsOptions = {},
 ): ArgsValidator {
+  const compiled = compileArgList(args, where);
+  const generated = options.generate === false ? null : generatedRunner(compiled);
+  return {
+    names: compiled.map((arg) => arg.name),
+    generated: generated !== null,
+    run: generated ?? loopRunner(compiled),
+  };
+}
+
+/**
+ * @internal The checking half of {@link compileArgs}: every schema checked and compiled, every
+ * default checked, in declaration order; no runner yet.
+ *
+ * @throws {@link Framework_Plugin_Exception} (400) for a malformed schema or an invalid default
+ */
+export function compileArgList(
+  args: Readonly<Record<string, ArgSchema>> | undefined,
+  where: string,
+): CompiledArg[] {
   const compiled: CompiledArg[] = [];
   for (const [name, schema] of Object.entries(args ?? {})) {
     const argWhere = `${where} argument "${name}"`;
@@ -101,10 +120,5 @@ export function compileArgs(
       check,
     });
   }
-  const generated = options.generate === false ? null : generatedRunner(compiled);
-  return {
-    names: compiled.map((arg) => arg.name),
-    generated: generated !== null,
-    run: generated ?? loopRunner(compiled),
-  };
+  return compiled;
 }

@@ -27,7 +27,7 @@ export const REST_ERROR_CATALOGUE = {
   },
   rest_method_not_allowed: {
     status: [405],
-    when: 'The path exists, but not with the method sent; the `Allow` header lists the methods.',
+    when: 'The path exists, but not with the method sent (message: "The route exists but does not accept METHOD.", the method in upper case); the `Allow` header lists the methods.',
     data: '',
   },
   rest_cross_site_request: {
@@ -80,16 +80,41 @@ export const REST_ERROR_CATALOGUE = {
     when: 'The plugin has no setting with that id.',
     data: '',
   },
+  rest_scope_not_found: {
+    status: [404],
+    when: "The settings' `scopeExists` option says the `scope` asked for does not exist (asked after the permission checks).",
+    data: '`scope`: the path asked for',
+  },
   rest_setting_value_invalid: {
     status: [400],
     otherClientStatus: true,
     when: "The value is not of the setting's type, not among its options, or refused by an `updateValue` override (its 4xx code).",
     data: '`params`: `{value: message}`; `setting_id`; `details`: `[{path, code, message}]` (zod issues; general for a secret)',
   },
+  rest_setting_rules_failed: {
+    status: [400],
+    when: "The settings' rules across settings (CONTRACT §12) refused the values the write would leave; nothing was stored.",
+    data: '`errors`: `[{id, code: "rest_setting_rule_failed", message}]`, each problem at the setting it is about',
+  },
+  rest_plan_invalid: {
+    status: [400],
+    when: 'An import or restore plan has errors (values, rules, secrets, scopes): nothing was stored; a dry run shows the plan.',
+    data: '`errors`: `[{scope, id, code, message}]`, every problem of the plan',
+  },
+  rest_history_not_found: {
+    status: [404],
+    when: 'A restore target (`to`) is neither an ISO 8601 time nor the id of a history entry.',
+    data: '',
+  },
+  rest_schema_outdated: {
+    status: [409],
+    when: "The stored settings are at another schema version than this server's (an older release during a rolling deploy, or a migration running): it reads, but does not write.",
+    data: "`stored`: the stored version (a running migration's target); `schema_version`: this server's",
+  },
   rest_precondition_failed: {
     status: [412],
-    when: '`If-Match` does not name the current state of the setting; nothing was stored.',
-    data: '`etag`: the current tag',
+    when: "`If-Match` does not name the current state (of the setting, or of the list for a batch); or an import/restore plan is out of date (`plan_id` not the fresh plan's, a planned key changed): nothing was stored.",
+    data: '`etag`: the current tag; for a plan, `plan`: the fresh plan and `conflicts`: `[{scope, id}]`',
   },
   rest_batch_rejected: {
     status: [400],

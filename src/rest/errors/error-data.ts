@@ -1,3 +1,4 @@
+import type { PlanConflict, PlanError, SettingsPlan } from '../../settings/config/settings-plan';
 import type { SettingValueIssue } from '../../settings/setting-value-error';
 import type { ArgFailureDetail } from '../args/arg-failure';
 
@@ -8,12 +9,26 @@ export type NoErrorData = Readonly<Record<string, never>>;
 export interface BatchItemError {
   /** The setting id of the item. */
   readonly id: string;
-  /** What a single write of that item would have answered. */
-  readonly code: 'rest_setting_not_found' | 'rest_missing_callback_param' | 'rest_setting_value_invalid';
+  /** What a single write of that item would have answered (a rule's problem: `rest_setting_rule_failed`). */
+  readonly code:
+    | 'rest_setting_not_found'
+    | 'rest_missing_callback_param'
+    | 'rest_setting_value_invalid'
+    | 'rest_setting_rule_failed';
   /** Why, for a human. */
   readonly message: string;
   /** For `rest_setting_value_invalid`: the value's issues, as a single write's `data.details`. */
   readonly details?: readonly SettingValueIssue[];
+}
+
+/** One problem a rule across settings found, as `data.errors` of `rest_setting_rules_failed` lists it. */
+export interface RuleItemError {
+  /** The setting the problem is about. */
+  readonly id: string;
+  /** Always `rest_setting_rule_failed`. */
+  readonly code: 'rest_setting_rule_failed';
+  /** The rule's message. */
+  readonly message: string;
 }
 
 /**
@@ -48,14 +63,26 @@ export interface RestErrorData {
   rest_forbidden_context: NoErrorData;
   /** See the catalogue. */
   rest_setting_not_found: NoErrorData;
+  /** The scope path that does not exist. */
+  rest_scope_not_found: { readonly scope: string };
   /** The message under `params.value`, the setting, and the value's issues. */
   rest_setting_value_invalid: {
     readonly params: { readonly value: string };
     readonly setting_id: string;
     readonly details: readonly SettingValueIssue[];
   };
-  /** The current entity tag. */
-  rest_precondition_failed: { readonly etag: string };
+  /** Every problem the rules found. */
+  rest_setting_rules_failed: { readonly errors: readonly RuleItemError[] };
+  /** The stored schema version and this server's. */
+  rest_schema_outdated: { readonly stored: number; readonly schema_version: number };
+  /** The current entity tag; or, for an import or restore, the fresh plan and the keys that changed. */
+  rest_precondition_failed:
+    | { readonly etag: string }
+    | { readonly plan: SettingsPlan; readonly conflicts: readonly PlanConflict[] };
+  /** Every problem of the plan. */
+  rest_plan_invalid: { readonly errors: readonly PlanError[] };
+  /** See the catalogue. */
+  rest_history_not_found: NoErrorData;
   /** Every refused item. */
   rest_batch_rejected: { readonly errors: readonly BatchItemError[] };
   /** The missing capability. */

@@ -30,7 +30,9 @@ export type RestErrorArgs<C extends RestErrorCode> =
 /**
  * Builds a {@link RestError} of the catalogue, its `data` typed by the code: a wrong shape is a
  * compile error. The status is the catalogue's (pass `options.status` for a code with several,
- * such as `rest_forbidden`, 401 or 403).
+ * such as `rest_forbidden`, 401 or 403). Such an error is an answer, not a bug report: it carries
+ * no stack trace (never shown to a client, and capturing one cost about 6 µs per answer on
+ * refusals and invalid input). A `new RestError(…)` of your own keeps its stack.
  *
  * @example
  * ```ts
@@ -44,7 +46,14 @@ export function restError<C extends RestErrorCode>(
   ...[data, options]: RestErrorArgs<C>
 ): RestError {
   const status = options?.status ?? REST_ERROR_CATALOGUE[code].status[0];
-  return new RestError(code, message, status, (data ?? {}) as Record<string, unknown>, {
-    ...(options?.headers ?? {}),
-  });
+  const errors = Error as { stackTraceLimit?: number };
+  const limit = errors.stackTraceLimit;
+  errors.stackTraceLimit = 0;
+  try {
+    return new RestError(code, message, status, (data ?? {}) as Record<string, unknown>, {
+      ...(options?.headers ?? {}),
+    });
+  } finally {
+    errors.stackTraceLimit = limit;
+  }
 }

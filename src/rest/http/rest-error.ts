@@ -1,7 +1,5 @@
 import { brandClass, hasBrandedInstance } from '../../errors/brand';
 
-let brand: symbol;
-
 /** The JSON body of every REST error: `{code, message, data: {status, …}}`. */
 export interface RestErrorBody {
   /** The machine-readable error code (snake_case), e.g. `rest_invalid_param`. */
@@ -68,7 +66,7 @@ export class RestError extends Error {
 
   /** Brand-based `instanceof`, so that errors from the other build (ESM/CJS) are recognised. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrandedInstance(this, RestError, brand, value);
+    return hasBrandedInstance(this, value);
   }
 }
-brand = brandClass(RestError, 'RestError');
+brandClass(RestError, 'RestError');

@@ -1,7 +1,5 @@
 import { brandClass, hasBrandedInstance } from '../../errors/brand';
 
-let brand: symbol;
-
 /**
  * A handler result with a status and headers. A handler that returns a plain value answers
  * 200 with that value as JSON; one that returns a `RestResponse` chooses status and headers.
@@ -43,7 +41,7 @@ export class RestResponse {
 
   /** Brand-based `instanceof`, so that responses from the other build (ESM/CJS) are recognised. */
   static [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrandedInstance(this, RestResponse, brand, value);
+    return hasBrandedInstance(this, value);
   }
 }
-brand = brandClass(RestResponse, 'RestResponse');
+brandClass(RestResponse, 'RestResponse');

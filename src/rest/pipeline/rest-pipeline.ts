@@ -83,7 +83,7 @@ export class RestPipeline {
       if (method === 'OPTIONS') return jsonResult(200, target.optionsBody, { allow: target.allow });
       const isHead = method === 'HEAD';
       const endpoint = target.route.byMethod.get(isHead ? 'GET' : method);
-      if (endpoint === undefined) throw this.#methodNotAllowed(target.allow);
+      if (endpoint === undefined) throw this.#methodNotAllowed(target.allow, method);
       if (isCrossSiteWrite(exchange, this.#options.trustedOrigins)) throw crossSiteError();
       const result = this.#run(exchange, target, match.values, endpoint);
       if (result instanceof Promise) {
@@ -130,10 +130,11 @@ export class RestPipeline {
     }
   }
 
-  #methodNotAllowed(allow: string): RestError {
+  /** 405: the path exists, the method does not; `Allow` lists the route's methods. */
+  #methodNotAllowed(allow: string, method: string): RestError {
     return restError(
       'rest_method_not_allowed',
-      'No route was found matching the URL and request method.',
+      `The route exists but does not accept ${method.toUpperCase()}.`,
       {},
       { headers: { Allow: allow } },
     );
@@ -147,7 +148,7 @@ export class RestPipeline {
     if (method === 'GET') return jsonResult(200, index.body);
     if (method === 'HEAD') return jsonResult(200, null);
     if (method === 'OPTIONS') return jsonResult(200, index.body, { allow: INDEX_ALLOW });
-    throw this.#methodNotAllowed(INDEX_ALLOW);
+    throw this.#methodNotAllowed(INDEX_ALLOW, method);
   }
 
   /** The checks and the handler, in the contract's order; each stage waits only for a real promise. */

@@ -9,13 +9,48 @@ export interface DispatchRoute {
   readonly paramNames: readonly string[];
   /** The `Allow` header: the route's methods, HEAD when it has GET, and OPTIONS. */
   readonly allow: string;
-  /** The OPTIONS answer, as JSON text. */
+  /** The OPTIONS answer, as JSON text (made on first use). */
   readonly optionsBody: string;
 }
 
 /** A namespace or root index: a GET-only built-in route with a fixed body. */
 export interface IndexRoute {
+  /** The index as JSON text (made on first use). */
   readonly body: string;
+}
+
+/** A route of the table: its OPTIONS answer serialised when first asked for. */
+class TableRoute implements DispatchRoute {
+  readonly route: RegisteredRoute;
+  readonly paramNames: readonly string[];
+  readonly allow: string;
+  #optionsBody: string | undefined;
+
+  constructor(route: RegisteredRoute, paramNames: readonly string[]) {
+    this.route = route;
+    this.paramNames = paramNames;
+    this.allow = allowHeader(route.endpoints.flatMap((endpoint) => endpoint.methods));
+  }
+
+  get optionsBody(): string {
+    this.#optionsBody ??= JSON.stringify(describeEndpoints(describeRoute(this.route)));
+    return this.#optionsBody;
+  }
+}
+
+/** An index whose JSON text is made on the first request for it. */
+class LazyIndex implements IndexRoute {
+  readonly #make: () => string;
+  #body: string | undefined;
+
+  constructor(make: () => string) {
+    this.#make = make;
+  }
+
+  get body(): string {
+    this.#body ??= this.#make();
+    return this.#body;
+  }
 }
 
 /** The `Allow` header of the indexes. */
@@ -56,8 +91,9 @@ function shapeOf(segments: readonly MatcherSegment[]): string {
 
 /**
  * The route table, compiled once when the server is created (Fastify-style): the segment-trie
- * matcher with each route's `Allow` header and OPTIONS answer, and the namespace and root
- * indexes. Requests only look things up in it.
+ * matcher with each route's `Allow` header, and the namespace and root indexes. The OPTIONS
+ * answers and the indexes' texts are serialised on first use and kept. Requests only look
+ * things up in it.
  */
 export class RouteTable {
   /** Full path → route, with the values of its path parameters. */
@@ -93,13 +129,7 @@ export class RouteTable {
           segments.push({ param: paramKind(route, segment.name) });
         }
       }
-      const descriptor = describeRoute(route);
-      const dispatchRoute: DispatchRoute = {
-        route,
-        paramNames,
-        allow: allowHeader(descriptor.methods),
-        optionsBody: JSON.stringify(describeEndpoints(descriptor)),
-      };
+      const dispatchRoute = new TableRoute(route, paramNames);
       const shape = shapeOf(segments);
       if (!this.matcher.add(segments, dispatchRoute)) {
         throw new Framework_Plugin_Exception(
@@ -111,23 +141,35 @@ export class RouteTable {
       shapes.set(shape, route.path);
     }
 
-    const descriptors = routes.map(describeRoute);
+    // The indexes' texts describe every route: made when an index is first asked for.
+    let descriptors: readonly RouteDescriptor[] | undefined;
+    const described = () => {
+      descriptors ??= routes.map(describeRoute);
+      return descriptors;
+    };
     for (const namespace of namespaces) {
-      const indexRoutes: Record<string, unknown> = {};
-      for (const descriptor of descriptors) {
-        if (descriptor.namespace === namespace) indexRoutes[descriptor.path] = describeEndpoints(descriptor);
-      }
-      this.indexes.set(`${restRoot}/${namespace}`, {
-        body: JSON.stringify({ namespace, routes: indexRoutes }),
-      });
+      this.indexes.set(
+        `${restRoot}/${namespace}`,
+        new LazyIndex(() => {
+          const indexRoutes: Record<string, unknown> = {};
+          for (const descriptor of described()) {
+            if (descriptor.namespace === namespace)
+              indexRoutes[descriptor.path] = describeEndpoints(descriptor);
+          }
+          return JSON.stringify({ namespace, routes: indexRoutes });
+        }),
+      );
     }
-    this.indexes.set(restRoot === '' ? '/' : restRoot, {
-      body: JSON.stringify({
-        namespaces,
-        routes: Object.fromEntries(
-          namespaces.map((namespace) => [`${restRoot}/${namespace}`, { namespace }]),
-        ),
-      }),
-    });
+    this.indexes.set(
+      restRoot === '' ? '/' : restRoot,
+      new LazyIndex(() =>
+        JSON.stringify({
+          namespaces,
+          routes: Object.fromEntries(
+            namespaces.map((namespace) => [`${restRoot}/${namespace}`, { namespace }]),
+          ),
+        }),
+      ),
+    );
   }
 }

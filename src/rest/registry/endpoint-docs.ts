@@ -15,6 +15,12 @@ export interface HeaderDoc {
   readonly schema?: DocSchema;
   /** Whether every such response (or request) carries it; default `false`. */
   readonly required?: boolean;
+  /**
+   * Its name in the document's `components` (`headers`, or `parameters` for a request header)
+   * when several places carry it; default the header's name. Give one when a header of that name
+   * means something else here (e.g. `If-Match` compared with another tag).
+   */
+  readonly component?: string;
 }
 
 /** An answer that is not an error: the success answer, or another one (`201`, `304`…). */
@@ -27,6 +33,13 @@ export interface ResponseDoc {
   readonly schema?: DocSchema;
   /** The headers of the answer, by name (e.g. `X-Total`, `Location`, `ETag`). */
   readonly headers?: Readonly<Record<string, HeaderDoc>>;
+  /**
+   * Its name in the document's `components.responses` when several operations give this very
+   * answer (e.g. `acme_pay.settings.max_retries`, one setting's object for its GET, writes and
+   * DELETE); default the one schema its body refers to and the status (`acme.v1.items_200`),
+   * else `<operationId>_<status>`.
+   */
+  readonly component?: string;
 }
 
 /**
@@ -88,6 +101,12 @@ export interface EndpointDocs {
   readonly queryArgs?: readonly string[];
   /** Request headers the endpoint reads, by name (e.g. `If-Match`). */
   readonly requestHeaders?: Readonly<Record<string, HeaderDoc>>;
+  /**
+   * The name of the JSON request body in the document's `components.requestBodies` when several
+   * operations take this very body (e.g. PUT, POST and PATCH of one setting); default
+   * `<operationId>_body`.
+   */
+  readonly bodyComponent?: string;
   /**
    * Schemas this endpoint adds to `components.schemas`, by name (`[A-Za-z0-9._-]+`), for
    * {@link componentRef}. Endpoints may add the same name only with the same schema.

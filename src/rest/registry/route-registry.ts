@@ -1,6 +1,7 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 import type { ArgSchema } from '../args/arg-schema';
-import { type ArgsValidator, compileArgs } from '../args/compile-args';
+import type { ArgsValidator } from '../args/compile-args';
+import { compileEndpointArgs } from '../args/endpoint-args';
 import { isPublicPermission } from '../permissions';
 import type { EndpointDocsDeclaration } from './endpoint-docs';
 import { assertNamespace } from './namespace';
@@ -86,7 +87,7 @@ function describeEndpointWhere(namespace: string, path: string, methods: readonl
  * Registration checks everything it can: the namespace form `<slug>/v<N>`, the path form
  * (`{name}` parameters as whole segments), the methods, a `permission` callback on every
  * endpoint (deny by default), and every argument schema and default, which are compiled into
- * validators right here, once.
+ * checks right here, once (the code that runs them is generated on a route's first request).
  *
  * @example
  * ```ts
@@ -174,7 +175,7 @@ export class RouteRegistry {
         );
       }
       const argSchemas = Object.freeze({ ...(endpoint.args ?? {}) });
-      const args = compileArgs(argSchemas, where);
+      const args = compileEndpointArgs(endpoint.args === undefined ? argSchemas : endpoint.args, where);
       return {
         methods,
         handler: endpoint.handler.bind(endpoint),
@@ -254,7 +255,7 @@ export class RouteRegistry {
   }
 }
 
-/** The public description of a registered route. */
+/** @internal The public description of a registered route (for `getRoutes` and the server's matcher). */
 export function describeRoute(route: RegisteredRoute): RouteDescriptor {
   const args: Record<string, ArgSchema> = {};
   const endpoints: EndpointDescriptor[] = [];

@@ -1,7 +1,13 @@
-import { ADMIN_PATH_PREFIX, type AdminPage, type AdminRequestContext } from '../admin-hook';
+import {
+  ADMIN_PATH_PREFIX,
+  type AdminPage,
+  type AdminPluginInfo,
+  type AdminRequestContext,
+} from '../admin-hook';
 import { isCrossSiteWrite, type TrustedOriginSet } from '../http/cross-site';
 import { toRestError } from '../http/error-mapping';
 import type { RestExchange } from '../http/exchange';
+import type { Framework_Plugin } from '../plugin';
 import { checkUser, type RestUser } from '../rest-user';
 
 /** What the host's `admin.sessionId` gave: a session id, or `null` for none. */
@@ -34,10 +40,24 @@ function adminHtml(status: number, title: string, message?: string): Response {
   return new Response(text, { status, headers: ADMIN_FALLBACK_HEADERS });
 }
 
+/** A plugin as the admin pages see it: id, name and its settings' labels (the admin form's). */
+export function adminPluginInfo(plugin: Framework_Plugin): AdminPluginInfo {
+  const settings = plugin.getSettingsHandler();
+  const info = { id: plugin.getId(), name: plugin.getName() };
+  if (settings === null) return Object.freeze(info);
+  const labels: Record<string, string> = {};
+  for (const [id, setting] of settings.getSettings()) {
+    labels[id] = setting.getControl()?.getName() || setting.getName() || id;
+  }
+  return Object.freeze({ ...info, settingLabels: Object.freeze(labels) });
+}
+
 /** What the admin dispatch needs from the server. */
 export interface AdminDispatchOptions {
-  /** The context every admin request gets, besides its user and session. */
-  readonly context: Omit<AdminRequestContext, 'user' | 'sessionId'>;
+  /** The context every admin request gets, besides its user, session and status report. */
+  readonly context: Omit<AdminRequestContext, 'user' | 'sessionId' | 'getSystemStatus'>;
+  /** The system-status report as `user` may see it (`server.getSystemStatus(user)`). */
+  readonly systemStatusFor: (user: RestUser) => Promise<Record<string, unknown>>;
   /** The pages, asked in order. */
   readonly pages: readonly AdminPage[];
   readonly restRoot: string;
@@ -61,7 +81,8 @@ export interface AdminDispatch {
  * session id, then each page in order; a fallback page for what none answers or what failed.
  */
 export function createAdminDispatch(options: AdminDispatchOptions): AdminDispatch {
-  const { context, pages, restRoot, trustedOrigins, authenticate, sessionId, reportError } = options;
+  const { context, pages, restRoot, trustedOrigins, authenticate, sessionId, reportError, systemStatusFor } =
+    options;
   const restPrefix = `${restRoot}/`;
   return {
     isAdminPath: (pathname) =>
@@ -80,7 +101,13 @@ export function createAdminDispatch(options: AdminDispatchOptions): AdminDispatc
       try {
         const user = authenticate === undefined ? null : checkUser(await authenticate(request));
         const session = sessionId === undefined ? null : checkSessionId(await sessionId(request));
-        const full: AdminRequestContext = { ...context, user, sessionId: session };
+        const full: AdminRequestContext = {
+          ...context,
+          user,
+          sessionId: session,
+          // Only the blocks this user may see; an anonymous request sees none (the pages refuse it anyway).
+          getSystemStatus: () => (user === null ? Promise.resolve({}) : systemStatusFor(user)),
+        };
         for (const page of pages) {
           const response = await page.handleAdminRequest(request, full);
           if (response !== null) return response;

@@ -4,6 +4,7 @@ import type { TrustedOrigins } from '../http/cross-site';
 import type { Framework_Plugin } from '../plugin';
 import type { RestUser } from '../rest-user';
 import { DEFAULT_MAX_BATCH_ITEMS } from '../settings-routes/settings-controller';
+import type { RestServerLogger } from './plain-secrets-warning';
 
 /** The default limit of a request body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -60,6 +61,15 @@ export interface RestServerOptions {
     sessionId?(request: Request): string | null | undefined | Promise<string | null | undefined>;
     /** How long a form's CSRF token is valid after the page was shown, in milliseconds; default 2 hours. */
     csrfMaxAgeMs?: number;
+    /**
+     * Where an admin page sends someone who is not signed in: the "Sign in required" page links
+     * there. A URL gets `redirect_to=<path and query of the page asked for>` added to its query
+     * (`'/login'` → `/login?redirect_to=%2Fadmin%2Fstatus`); a function gets that path and
+     * returns the whole URL (`(returnTo) => '/account/sign-in?next=' + encodeURIComponent(returnTo)`).
+     * The path is the one the server saw: add a mount prefix your host strips yourself. Without
+     * it, the page asks to sign in and reload.
+     */
+    loginUrl?: string | ((returnTo: string) => string);
   };
   /**
    * Origins whose cookie-authenticated writes are accepted besides each request's own, as
@@ -80,6 +90,12 @@ export interface RestServerOptions {
    * as an `UnmappedPluginException` saying so, the original as its `cause`.
    */
   onError?(error: unknown, request: Request): void;
+  /**
+   * Where the server's warnings go; default `console`. At creation it warns once per plugin
+   * whose settings have secret settings and no cipher (`settings.hasSecretCipher()` false):
+   * their secrets are stored in plain text. Messages name the plugin id, never a value.
+   */
+  logger?: RestServerLogger;
 }
 
 /** @throws {@link Framework_Plugin_Exception} (400) unless `plugins` is a list of plugins with distinct ids whose settings ids match */
@@ -115,6 +131,19 @@ export function assertPlugins(plugins: unknown): asserts plugins is readonly Fra
       );
     }
   }
+}
+
+/** `logger`, checked; `console` when absent. */
+export function checkLogger(logger: unknown): RestServerLogger {
+  if (logger === undefined) return console;
+  if (
+    typeof logger !== 'object' ||
+    logger === null ||
+    typeof (logger as RestServerLogger).warn !== 'function'
+  ) {
+    throw new Framework_Plugin_Exception('createRestServer: logger must have a warn(message) method', 400);
+  }
+  return logger as RestServerLogger;
 }
 
 /** `maxBodyBytes`, checked; the default when absent. */
@@ -170,6 +199,17 @@ export function checkAdminOptions(admin: RestServerOptions['admin']): void {
   }
   if (admin.sessionId !== undefined && typeof admin.sessionId !== 'function') {
     throw new Framework_Plugin_Exception('createRestServer: admin.sessionId must be a function', 400);
+  }
+  const login: unknown = admin.loginUrl;
+  if (
+    login !== undefined &&
+    typeof login !== 'function' &&
+    !(typeof login === 'string' && login.trim() !== '')
+  ) {
+    throw new Framework_Plugin_Exception(
+      'createRestServer: admin.loginUrl must be a non-empty URL or a function (returnTo) => URL',
+      400,
+    );
   }
   const maxAge = admin.csrfMaxAgeMs;
   if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge > 0)) {

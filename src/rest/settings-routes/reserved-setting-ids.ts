@@ -2,7 +2,7 @@ import { Framework_Plugin_Exception } from '../../errors/framework-plugin-except
 import type { Framework_Plugin } from '../plugin';
 
 /** Setting ids the settings routes use as path segments of their own (`/settings/batch`, `/settings/history`). */
-export const RESERVED_SETTING_IDS: readonly string[] = ['batch', 'history'];
+export const RESERVED_SETTING_IDS: readonly string[] = ['batch', 'history', 'export', 'import', 'restore'];
 
 /**
  * Checks that no plugin has a setting whose id is a path segment of the settings routes

@@ -12,17 +12,32 @@ export const SCOPE_ARG: ArgSchema = {
 };
 
 /**
+ * Whether the request's user may reach `scope` (`''`: the global level) of `pluginId`: the
+ * server's `canAccessScope`, or anyone the route's permission let through when there is none;
+ * never an anonymous request when there is one.
+ */
+export function mayAccessScope(
+  request: RestRequest,
+  scope: string,
+  pluginId: string,
+): boolean | Promise<boolean> {
+  const check = request.server?.canAccessScope;
+  if (check === undefined) return true;
+  const user = request.user;
+  if (user === null) return false;
+  const verdict = check(user, scope, pluginId);
+  return verdict instanceof Promise ? verdict.then((allowed) => allowed === true) : verdict === true;
+}
+
+/**
  * The scope a settings request addresses (`''`: the global level), once the server's
  * `canAccessScope` allowed the user to reach it: otherwise 401 (anonymous) / 403 `rest_forbidden`.
  */
 export function accessedScope(request: RestRequest, pluginId: string): string | Promise<string> {
   const asked = request.get('scope');
   const scope = typeof asked === 'string' ? asked : '';
-  const check = request.server?.canAccessScope;
-  if (check === undefined) return scope;
-  const user = request.user;
-  if (user === null) return allowScope(false, request, scope);
-  const verdict = check(user, scope, pluginId);
+  const verdict = mayAccessScope(request, scope, pluginId);
+  if (verdict === true) return scope;
   if (verdict instanceof Promise) return verdict.then((allowed) => allowScope(allowed, request, scope));
   return allowScope(verdict, request, scope);
 }

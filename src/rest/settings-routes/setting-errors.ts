@@ -1,15 +1,29 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
+import { SettingsRuleFailedError, SettingsRulesError } from '../../settings/rules/rules-error';
+import { MigrationFailedError } from '../../settings/schema-versions/migration-failed';
+import { SchemaOutdatedError } from '../../settings/schema-versions/schema-outdated';
+import { ScopeNotFoundError } from '../../settings/scope/scope-not-found';
 import { SettingValueError, type SettingValueIssue } from '../../settings/setting-value-error';
 import { BatchRejectedError } from '../../settings/writes/batch-rejected';
 import { PreconditionFailedError } from '../../settings/writes/precondition-failed';
 import { UnsupportedByStoreError } from '../../settings/writes/unsupported-by-store';
-import type { BatchItemError } from '../errors/error-data';
+import type { BatchItemError, RuleItemError } from '../errors/error-data';
 import { restError } from '../errors/rest-error-factory';
 import type { RestError } from '../http/rest-error';
 
 /** The REST error for a setting id the plugin does not have. */
 export function settingNotFound(settingId: string, pluginId: string): RestError {
   return restError('rest_setting_not_found', `No setting "${settingId}" in plugin "${pluginId}".`);
+}
+
+/** The problems of a write the rules refused, as `data.errors` lists them. */
+export function ruleItemErrors(error: SettingsRulesError): RuleItemError[] {
+  return error.errors.map(({ id, message }) => ({ id, code: 'rest_setting_rule_failed', message }));
+}
+
+/** 400 `rest_setting_rules_failed` for a write the rules across settings refused. */
+export function rulesFailed(error: SettingsRulesError): RestError {
+  return restError('rest_setting_rules_failed', error.message, { errors: ruleItemErrors(error) });
 }
 
 /** The 412 `rest_precondition_failed` error, with the current tag. */
@@ -28,6 +42,15 @@ export function preconditionFailed(etag: string): RestError {
  * exception, a 503 for a store failure).
  */
 export function toSettingReadError(error: unknown): unknown {
+  if (error instanceof SchemaOutdatedError) {
+    return restError('rest_schema_outdated', error.message, {
+      stored: error.stored,
+      schema_version: error.schemaVersion,
+    });
+  }
+  if (error instanceof ScopeNotFoundError) {
+    return restError('rest_scope_not_found', `No scope "${error.scope}" exists.`, { scope: error.scope });
+  }
   if (error instanceof UnsupportedByStoreError) {
     return restError('rest_unsupported_by_store', error.message, { feature: error.feature });
   }
@@ -67,8 +90,16 @@ export function batchItemError(id: string, error: Framework_Plugin_Exception): B
  */
 export function toSettingRestError(error: unknown, settingId: string): unknown {
   if (error instanceof PreconditionFailedError) return preconditionFailed(error.etag);
-  if (error instanceof UnsupportedByStoreError || error instanceof BatchRejectedError)
+  if (error instanceof SettingsRulesError) return rulesFailed(error);
+  if (
+    error instanceof UnsupportedByStoreError ||
+    error instanceof BatchRejectedError ||
+    error instanceof ScopeNotFoundError ||
+    error instanceof SchemaOutdatedError
+  )
     return toSettingReadError(error);
+  // A rule or a migration step that threw is the server's failure: 500, details to onError only.
+  if (error instanceof SettingsRuleFailedError || error instanceof MigrationFailedError) return error;
   if (!(error instanceof Framework_Plugin_Exception)) return error;
   if (error.code === 404) return restError('rest_setting_not_found', error.message);
   return restError(

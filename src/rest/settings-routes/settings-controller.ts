@@ -1,34 +1,37 @@
 import type { Framework_Abstract_Settings } from '../../settings/abstract-settings';
 import { CONTROL_TYPES } from '../../settings/control-types';
 import { ifMatchHolds } from '../../settings/etag/entity-tag';
+import { SettingsRulesError } from '../../settings/rules/rules-error';
 import { type DescribedSetting, LevelView, type ScopedSettings } from '../../settings/scope/scoped-settings';
 import { isMaskedEcho } from '../../settings/secrets/mask';
 import type { Framework_Setting, SettingObject } from '../../settings/setting';
 import { SETTING_TYPES } from '../../settings/setting-types';
 import { BatchRejectedError } from '../../settings/writes/batch-rejected';
 import type { SettingChange, WriteOptions } from '../../settings/writes/write-options';
-import type { ArgFailure } from '../args/arg-failure';
 import type { ArgSchema } from '../args/arg-schema';
 import { invalidParamsError } from '../args/compiled-arg';
+import { sharedArgs } from '../args/endpoint-args';
 import type { BatchItemError } from '../errors/error-data';
 import { restError } from '../errors/rest-error-factory';
 import { JsonText } from '../http/json-text';
-import type { RestError } from '../http/rest-error';
 import type { RestRequest } from '../http/rest-request';
 import { RestResponse } from '../http/rest-response';
 import { paginationHeaders } from '../pagination';
 import { requireManagement } from '../permissions';
+import { lazyRouteDocs } from '../registry/library-route-docs';
 import type { RouteRegistry } from '../registry/route-registry';
+import { SettingsConfigRoutes } from './config-routes';
 import { taggedAnswer } from './entity-tag-answer';
 import { accessedScope, SCOPE_ARG } from './scope-argument';
 import {
   batchItemError,
   preconditionFailed,
+  ruleItemErrors,
   settingNotFound,
   toSettingReadError,
   toSettingRestError,
 } from './setting-errors';
-import { SETTING_OBJECT_MEMBERS, settingsRouteDocs } from './settings-docs';
+import { SETTING_OBJECT_MEMBERS } from './setting-schemas';
 
 /** The JSON-Schema `$schema` of draft-04. */
 export const JSON_SCHEMA_DRAFT_04 = 'http://json-schema.org/draft-04/schema#';
@@ -42,7 +45,7 @@ const SETTING_ID_ARG = {
   description: 'The id of the setting.',
 } as const;
 
-const HISTORY_ARGS: Record<string, ArgSchema> = {
+const HISTORY_FIELDS: Record<string, ArgSchema> = {
   page: { description: 'Current page of the history.', type: 'integer', default: 1, minimum: 1 },
   per_page: {
     description: 'Maximum number of entries to return per page.',
@@ -53,19 +56,36 @@ const HISTORY_ARGS: Record<string, ArgSchema> = {
   },
   scope: SCOPE_ARG,
 };
+const HISTORY_ARGS = sharedArgs({ ...HISTORY_FIELDS });
+const SETTING_HISTORY_ARGS = sharedArgs({ setting_id: SETTING_ID_ARG, ...HISTORY_FIELDS });
+const LIST_ARGS = sharedArgs({ scope: SCOPE_ARG });
+const ONE_SETTING_ARGS = sharedArgs({ setting_id: SETTING_ID_ARG, scope: SCOPE_ARG });
+const UPDATE_ARGS = sharedArgs({
+  setting_id: SETTING_ID_ARG,
+  value: {
+    required: true,
+    description:
+      "The new value, typed per the setting's type (a number for integer and float, a boolean for boolean, any JSON value for object, an array for multi settings).",
+  },
+  scope: SCOPE_ARG,
+});
 
-const BATCH_ARGS: Record<string, ArgSchema> = {
+const BATCH_ARGS = sharedArgs({
   update: {
     type: 'array',
-    required: true,
     description: 'The settings to store together: `{id, value}` each, distinct ids.',
     items: {
       type: 'object',
       properties: { id: { type: 'string', required: true }, value: { description: 'The new value.' } },
     },
   },
+  delete: {
+    type: 'array',
+    description: 'The settings whose stored value to remove in the same step (ids; not also in `update`).',
+    items: { type: 'string' },
+  },
   scope: SCOPE_ARG,
-};
+});
 
 /** A batch item as the arguments check lets it through. */
 interface BatchItem {
@@ -82,11 +102,6 @@ function writeOptions(request: RestRequest, withCondition: boolean): WriteOption
     via: 'rest',
     ...(ifMatch === null ? {} : { ifMatch }),
   };
-}
-
-/** 400 `rest_invalid_param` for the `update` list as a whole. */
-function invalidBatch(failure: ArgFailure): RestError {
-  return invalidParamsError({ update: failure });
 }
 
 /** A Setting object's JSON text and what it was made from. */
@@ -130,65 +145,59 @@ export class Framework_REST_API_Settings {
     const namespace = routes.getHostNamespace();
     const base = `/${this.#settings.getId()}/settings`;
     const permission = requireManagement();
-    const docs = settingsRouteDocs(this.#settings, () => this.getItemSchema());
+    // Built only when a document is generated (the OpenAPI entry installs the builders).
+    const docsOf = lazyRouteDocs((docs) => docs.settings(this.#settings, () => this.getItemSchema()));
     routes.register(namespace, base, {
       methods: 'GET',
       permission,
-      args: { scope: SCOPE_ARG },
+      args: LIST_ARGS,
       handler: (request) => this.#listSettings(request),
-      docs: docs.list,
+      docs: docsOf('list'),
     });
     routes.register(namespace, `${base}/batch`, {
       methods: 'POST',
       permission,
       args: BATCH_ARGS,
       handler: (request) => this.#batch(request),
-      docs: docs.batch,
+      docs: docsOf('batch'),
     });
+    new SettingsConfigRoutes(this.#settings).registerRoutes(routes, namespace, base, permission);
     routes.register(namespace, `${base}/history`, {
       methods: 'GET',
       permission,
       args: HISTORY_ARGS,
       handler: (request) => this.#history(request),
-      docs: docs.history,
+      docs: docsOf('history'),
     });
     routes.register(namespace, `${base}/{setting_id}`, [
       {
         methods: 'GET',
         permission,
-        args: { setting_id: SETTING_ID_ARG, scope: SCOPE_ARG },
+        args: ONE_SETTING_ARGS,
         handler: (request) => this.#getSetting(request),
-        docs: docs.read,
+        docs: docsOf('read'),
       },
       {
         methods: ['PUT', 'POST', 'PATCH'],
         permission,
-        args: {
-          setting_id: SETTING_ID_ARG,
-          value: {
-            required: true,
-            description:
-              "The new value, typed per the setting's type (a number for integer and float, a boolean for boolean, any JSON value for object, an array for multi settings).",
-          },
-          scope: SCOPE_ARG,
-        },
+        args: UPDATE_ARGS,
         handler: (request) => this.#updateSetting(request),
-        docs: docs.update,
+        docs: docsOf('update'),
       },
       {
         methods: 'DELETE',
         permission,
-        args: { setting_id: SETTING_ID_ARG, scope: SCOPE_ARG },
+        args: ONE_SETTING_ARGS,
         handler: (request) => this.#deleteSetting(request),
-        docs: docs.remove,
+        docs: docsOf('remove'),
       },
     ]);
     routes.register(namespace, `${base}/{setting_id}/history`, {
       methods: 'GET',
       permission,
-      args: { setting_id: SETTING_ID_ARG, ...HISTORY_ARGS },
+      args: SETTING_HISTORY_ARGS,
       handler: (request) => this.#history(request),
-      docs: docs.settingHistory,
+      docs: docsOf('settingHistory'),
     });
   }
 
@@ -277,24 +286,25 @@ export class Framework_REST_API_Settings {
    * known — the common warm read —, otherwise after reading them.
    */
   #getSetting(request: RestRequest): RestResponse | Promise<RestResponse> {
-    const setting = this.#requireSetting(request.get('setting_id') as string);
+    // The scope first: a user refused the scope learns nothing of which setting ids exist.
     const scope = accessedScope(request, this.#settings.getId());
-    if (typeof scope === 'string') {
-      const level = this.#settings.level(scope);
-      const known = level instanceof LevelView ? level.peekSetting(setting.getId()) : undefined;
-      if (known !== undefined) {
-        return taggedAnswer(request, known.etag, this.#itemBody(setting, known.setting, level));
-      }
+    if (typeof scope !== 'string') return this.#readSetting(request, this.#existingLevel(scope));
+    const level = this.#existingLevel(scope);
+    if (level instanceof Promise) return this.#readSetting(request, level);
+    const setting = this.#requireSetting(request.get('setting_id') as string);
+    const known = level instanceof LevelView ? level.peekSetting(setting.getId()) : undefined;
+    if (known !== undefined) {
+      return taggedAnswer(request, known.etag, this.#itemBody(setting, known.setting, level));
     }
-    return this.#readSetting(request, setting, scope);
+    return this.#readSetting(request, level);
   }
 
   async #readSetting(
     request: RestRequest,
-    setting: Framework_Setting,
-    scope: string | Promise<string>,
+    existing: ScopedSettings | Promise<ScopedSettings>,
   ): Promise<RestResponse> {
-    const level = this.#settings.level(await scope);
+    const level = await existing;
+    const setting = this.#requireSetting(request.get('setting_id') as string);
     try {
       const tag = await level.getETag(setting.getId());
       const object = await level.getSettingObject(setting.getId());
@@ -305,8 +315,8 @@ export class Framework_REST_API_Settings {
   }
 
   async #updateSetting(request: RestRequest): Promise<RestResponse> {
-    const setting = this.#requireSetting(request.get('setting_id') as string);
     const level = await this.#level(request);
+    const setting = this.#requireSetting(request.get('setting_id') as string);
     const value = request.get('value');
     const options = writeOptions(request, true);
     if (isMaskedEcho(setting.isSecret(), value)) {
@@ -324,8 +334,8 @@ export class Framework_REST_API_Settings {
   }
 
   async #deleteSetting(request: RestRequest): Promise<RestResponse> {
-    const setting = this.#requireSetting(request.get('setting_id') as string);
     const level = await this.#level(request);
+    const setting = this.#requireSetting(request.get('setting_id') as string);
     let written: DescribedSetting;
     try {
       written = await level.deleteSetting(setting.getId(), writeOptions(request, true));
@@ -336,26 +346,8 @@ export class Framework_REST_API_Settings {
   }
 
   async #batch(request: RestRequest): Promise<RestResponse> {
-    const items = request.get('update') as readonly BatchItem[];
-    const max = request.server?.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
-    if (items.length === 0) {
-      throw invalidBatch({ code: 'rest_too_few_items', path: ['update'], params: { minItems: 1 } });
-    }
-    if (items.length > max) {
-      throw invalidBatch({ code: 'rest_too_many_items', path: ['update'], params: { maxItems: max } });
-    }
-    const ids = items.map((item) => item.id);
-    const repeatedAt = ids.findIndex((id, index) => ids.indexOf(id) !== index);
-    if (repeatedAt !== -1) {
-      throw invalidBatch({
-        code: 'rest_invalid_param',
-        path: ['update', repeatedAt, 'id'],
-        params: {
-          reason: 'custom',
-          message: `update names the setting "${ids[repeatedAt]}" more than once.`,
-        },
-      });
-    }
+    const { items, deletes } = this.#batchItems(request);
+    const ids = [...items.map((item) => item.id), ...deletes];
     const level = await this.#level(request);
     if (!this.#settings.storeCapabilities().atomicWrites) {
       throw restError(
@@ -366,16 +358,18 @@ export class Framework_REST_API_Settings {
     }
 
     const errors = new Map<string, BatchItemError>();
+    const ruleProblems: BatchItemError[] = [];
     const changes: SettingChange[] = [];
+    const unknown = (id: string) =>
+      errors.set(id, {
+        id,
+        code: 'rest_setting_not_found',
+        message: settingNotFound(id, this.#settings.getId()).message,
+      });
     for (const item of items) {
       const setting = this.#settings.getSetting(item.id);
-      if (setting === undefined) {
-        errors.set(item.id, {
-          id: item.id,
-          code: 'rest_setting_not_found',
-          message: settingNotFound(item.id, this.#settings.getId()).message,
-        });
-      } else if (item.value === undefined || item.value === null) {
+      if (setting === undefined) unknown(item.id);
+      else if (item.value === undefined || item.value === null) {
         errors.set(item.id, {
           id: item.id,
           code: 'rest_missing_callback_param',
@@ -385,62 +379,129 @@ export class Framework_REST_API_Settings {
         changes.push({ id: item.id, value: item.value });
       }
     }
-    const options = writeOptions(request, false);
+    for (const id of deletes) {
+      if (this.#settings.getSetting(id) === undefined) unknown(id);
+      else changes.push({ id, delete: true });
+    }
+    const options = writeOptions(request, true);
     let written: DescribedSetting[] = [];
     try {
       if (errors.size > 0) await level.checkValues(changes, options);
       else written = await level.putSettings(changes, options);
     } catch (error) {
-      if (!(error instanceof BatchRejectedError)) throw toSettingRestError(error, '');
-      for (const failure of error.failures) errors.set(failure.id, batchItemError(failure.id, failure.error));
+      if (error instanceof SettingsRulesError) {
+        // The rules' problems go among the batch's errors, each at its setting.
+        ruleProblems.push(...ruleItemErrors(error));
+      } else if (error instanceof BatchRejectedError) {
+        for (const failure of error.failures)
+          errors.set(failure.id, batchItemError(failure.id, failure.error));
+      } else throw toSettingRestError(error, '');
     }
-    if (errors.size > 0) {
-      const list = ids.filter((id) => errors.has(id)).map((id) => errors.get(id)!);
+    if (errors.size > 0 || ruleProblems.length > 0) {
+      // The items' errors in request order, then the rules' problems.
+      const list = [...ids.filter((id) => errors.has(id)).map((id) => errors.get(id)!), ...ruleProblems];
       throw restError(
         'rest_batch_rejected',
-        `The batch was not stored: ${list.length} of ${items.length} items were refused.`,
+        ruleProblems.length > 0
+          ? `The batch was not stored: the settings' rules found ${ruleProblems.length} problem${ruleProblems.length === 1 ? '' : 's'}.`
+          : `The batch was not stored: ${list.length} of ${ids.length} items were refused.`,
         { errors: list },
       );
     }
     // Each item as this batch left it (a masked secret left out of the batch as it reads now).
     const byId = new Map(changes.map((change, index) => [change.id, written[index]!]));
+    const answer = async (id: string) => {
+      const setting = this.#requireSetting(id);
+      const state = byId.get(id);
+      return state === undefined ? this.#read(level, setting) : this.#item(setting, state.setting, level);
+    };
     try {
-      const update = await Promise.all(
-        items.map(async (item) => {
-          const setting = this.#requireSetting(item.id);
-          const state = byId.get(item.id);
-          return state === undefined ? this.#read(level, setting) : this.#item(setting, state.setting, level);
-        }),
-      );
-      return new RestResponse({ update });
+      const update = await Promise.all(items.map((item) => answer(item.id)));
+      const removed = await Promise.all(deletes.map(answer));
+      return new RestResponse({ update, delete: removed });
     } catch (error) {
       throw toSettingReadError(error);
     }
+  }
+
+  /**
+   * The batch's `update` and `delete` lists (CONTRACT §8 and the third round): at least one item
+   * in all, at most `maxBatchItems` together, no id twice (within a list or across both).
+   */
+  #batchItems(request: RestRequest): { items: readonly BatchItem[]; deletes: readonly string[] } {
+    const update = request.get('update') as readonly BatchItem[] | undefined;
+    const remove = request.get('delete') as readonly string[] | undefined;
+    const items = update ?? [];
+    const deletes = remove ?? [];
+    const max = request.server?.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS;
+    const list = update !== undefined || remove === undefined ? 'update' : 'delete';
+    if (items.length + deletes.length === 0) {
+      throw invalidParamsError({
+        [list]: { code: 'rest_too_few_items', path: [list], params: { minItems: 1 } },
+      });
+    }
+    if (items.length + deletes.length > max) {
+      throw invalidParamsError({
+        [list]: { code: 'rest_too_many_items', path: [list], params: { maxItems: max } },
+      });
+    }
+    const seen = new Set<string>();
+    const named: [string, number, string][] = [
+      ...items.map((item, index): [string, number, string] => ['update', index, item.id]),
+      ...deletes.map((id, index): [string, number, string] => ['delete', index, id]),
+    ];
+    for (const [name, index, id] of named) {
+      if (seen.has(id)) {
+        throw invalidParamsError({
+          [name]: {
+            code: 'rest_invalid_param',
+            path: name === 'update' ? [name, index, 'id'] : [name, index],
+            params: { reason: 'custom', message: `The batch names the setting "${id}" more than once.` },
+          },
+        });
+      }
+      seen.add(id);
+    }
+    return { items, deletes };
   }
 
   async #history(request: RestRequest): Promise<RestResponse> {
+    const level = await this.#level(request);
     const settingId = request.get('setting_id');
     if (typeof settingId === 'string') this.#requireSetting(settingId);
-    const level = await this.#level(request);
     const page = request.get('page') as number;
     const perPage = request.get('per_page') as number;
     try {
-      const entries = await level.getHistory(typeof settingId === 'string' ? { settingId } : {});
-      const start = (page - 1) * perPage;
-      return new RestResponse(
-        entries.slice(start, start + perPage),
-        200,
-        paginationHeaders(entries.length, perPage),
-      );
+      // One page, read from the store: whatever the log's length, a page costs what it holds.
+      const { entries, total } = await level.getHistoryPage({
+        ...(typeof settingId === 'string' ? { settingId } : {}),
+        limit: perPage,
+        offset: (page - 1) * perPage,
+      });
+      return new RestResponse(entries, 200, paginationHeaders(total, perPage));
     } catch (error) {
       throw toSettingReadError(error);
     }
   }
 
-  /** The level the request addresses, once `canAccessScope` allowed it. */
+  /** The level the request addresses, once `canAccessScope` allowed it and `scopeExists` found it. */
   async #level(request: RestRequest): Promise<ScopedSettings> {
-    const scope = await accessedScope(request, this.#settings.getId());
-    return this.#settings.level(scope);
+    return this.#existingLevel(await accessedScope(request, this.#settings.getId()));
+  }
+
+  /**
+   * The level of `scope`, once the settings' `scopeExists` found it — asked once per request
+   * (404 `rest_scope_not_found` otherwise); at once, without a promise, when no check applies.
+   */
+  #existingLevel(scope: string | Promise<string>): ScopedSettings | Promise<ScopedSettings> {
+    if (scope instanceof Promise) return scope.then((path) => this.#existingLevel(path));
+    const level = this.#settings.level(scope);
+    if (!(level instanceof LevelView)) return level;
+    const verified = level.verified();
+    if (!(verified instanceof Promise)) return verified;
+    return verified.catch((error: unknown) => {
+      throw toSettingReadError(error);
+    });
   }
 
   /** The item of `setting` at `level`, as `prepareSettingItem` shapes it. */

@@ -1,7 +1,6 @@
 import { encodeBase64Url } from '../secrets/base64';
-import { hmacSha256Key } from '../secrets/hmac-key';
+import { hmacSha256 } from '../secrets/hmac-sha256';
 
-const encoder = new TextEncoder();
 const TAG_BYTES = 16;
 
 /**
@@ -10,17 +9,21 @@ const TAG_BYTES = 16;
  * stored), length-prefixed so that no two different states share an input. Every instance on
  * the store computes the same tag for the same state; without the salt a tag says nothing
  * about the texts (a secret's included).
+ *
+ * Synchronous: the HMAC is the package's own (`hmacSha256`, the same bytes as WebCrypto's
+ * `sign('HMAC')` with the salt's UTF-8 bytes as the raw key), so a tag costs no promise and no
+ * trip through the runtime's crypto thread pool, and tags stay those every other instance of the
+ * package issues.
  */
-export async function entityTag(
+export function entityTag(
   salt: string,
   parts: readonly (readonly [key: string, text: string | undefined])[],
-): Promise<string> {
+): string {
   let input = '';
   for (const [key, text] of parts) {
     input += `${key.length}:${key}${text === undefined ? '-' : `${text.length}:${text}`};`;
   }
-  const signature = await crypto.subtle.sign('HMAC', await hmacSha256Key(salt), encoder.encode(input));
-  return `"${encodeBase64Url(new Uint8Array(signature, 0, TAG_BYTES))}"`;
+  return `"${encodeBase64Url(hmacSha256(salt, input).subarray(0, TAG_BYTES))}"`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { OptionStore } from '../../storage/option-store';
 import { encodeBase64Url } from '../secrets/base64';
+import { callStore } from '../store-calls';
 
 const SALT_BYTES = 32;
 
@@ -30,6 +31,11 @@ export class TagSalt {
     return this.#known;
   }
 
+  /** The salt when it is known and stored, without waiting (`undefined`: call {@link text}). */
+  get current(): string | undefined {
+    return this.#known ? this.#text : undefined;
+  }
+
   /** Records the stored salt as a read found it. */
   loaded(text: string | undefined): void {
     this.#text = text;
@@ -42,9 +48,10 @@ export class TagSalt {
     this.#text = undefined;
   }
 
-  /** The salt, read or created when not known. Store failures reject (as the store raised them). */
+  /** The salt, read or created when not known. Store failures reject with an `OptionStoreError`. */
   text(): Promise<string> {
-    if (this.#known && this.#text !== undefined) return Promise.resolve(this.#text);
+    const current = this.current;
+    if (current !== undefined) return Promise.resolve(current);
     this.#creating ??= this.#obtain().finally(() => {
       this.#creating = undefined;
     });
@@ -54,7 +61,7 @@ export class TagSalt {
   async #obtain(): Promise<string> {
     const store = this.#store;
     // Known absent (read with the values just now): create it without asking again.
-    const existing = this.#known ? this.#text : await store.get(this.#key);
+    const existing = this.#known ? this.#text : await callStore(store, 'get', () => store.get(this.#key));
     if (existing !== undefined && existing !== '') {
       this.loaded(existing);
       return existing;
@@ -63,14 +70,14 @@ export class TagSalt {
     crypto.getRandomValues(bytes);
     const created = encodeBase64Url(bytes);
     if (typeof store.commit === 'function') {
-      const result = await store.commit({
-        writes: [{ key: this.#key, value: created, expect: existing ?? null }],
-      });
+      const result = await callStore(store, 'commit', () =>
+        store.commit!({ writes: [{ key: this.#key, value: created, expect: existing ?? null }] }),
+      );
       const winner = result.ok ? created : (result.current.get(this.#key) ?? created);
       this.loaded(winner);
       return winner;
     }
-    await store.set(this.#key, created);
+    await callStore(store, 'set', () => store.set(this.#key, created));
     this.loaded(created);
     return created;
   }

@@ -4,8 +4,11 @@ export interface WriteActor {
   readonly id: string | number;
 }
 
-/** Through which interface a change was made. */
-export type WriteVia = 'rest' | 'admin' | 'api';
+/**
+ * Through which interface a change was made: `rest`, `admin`, `api` (the plugin's own code),
+ * `migration` (a schema migration, CONTRACT §11) or `import` (an applied import or restore plan, §13).
+ */
+export type WriteVia = 'rest' | 'admin' | 'api' | 'migration' | 'import';
 
 /**
  * One accepted change of a stored value (CONTRACT §9), appended in the same atomic step as the
@@ -28,8 +31,30 @@ export interface HistoryEntry {
   readonly new: unknown;
   /** Who made it (`{ id }`), or `null` when not known. */
   readonly actor: { readonly id: string | number } | null;
-  /** `rest`, `admin`, or `api` (the plugin's own code). */
+  /** `rest`, `admin`, `api` (the plugin's own code), `migration` or `import`. */
   readonly via: WriteVia;
+}
+
+/**
+ * What a history entry keeps, besides what it shows, so that a restore can bring the value back
+ * (CONTRACT §13): the storage texts of a value the entry masks — a secret's, or a value of an id
+ * no longer registered — sealed by the cipher (context: the log name and the entry id), or, for
+ * an unregistered id without a cipher, as stored. Never shown: entries are read through
+ * {@link parseEntry}, which drops it.
+ */
+export interface SealedValues {
+  /** The text before the change (sealed), absent when nothing was stored or it is not kept. */
+  readonly old?: string;
+  /** The text after the change (sealed), absent for a delete or when it is not kept. */
+  readonly new?: string;
+  /** `true`: the texts are kept as they were stored (no cipher to seal them with). */
+  readonly asStored?: true;
+}
+
+/** A history entry as stored: the entry and, hidden, what a restore needs of masked values. */
+export interface StoredHistoryEntry extends HistoryEntry {
+  /** The masked values' texts, sealed (see {@link SealedValues}). */
+  readonly sealed?: SealedValues;
 }
 
 let lastTime = 0;
@@ -64,10 +89,10 @@ export function newEntryId(now = Date.now()): string {
   return `${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${processTag}`;
 }
 
-/** Reads a stored entry; `null` for text that is not one (a foreign or damaged entry is skipped). */
-export function parseEntry(text: string): HistoryEntry | null {
+/** Reads a stored entry with what it keeps hidden; `null` for text that is not one (a foreign or damaged entry is skipped). */
+export function parseStoredEntry(text: string): StoredHistoryEntry | null {
   try {
-    const entry = JSON.parse(text) as Partial<HistoryEntry> | null;
+    const entry = JSON.parse(text) as Partial<StoredHistoryEntry> | null;
     if (
       typeof entry !== 'object' ||
       entry === null ||
@@ -77,8 +102,16 @@ export function parseEntry(text: string): HistoryEntry | null {
     ) {
       return null;
     }
-    return entry as HistoryEntry;
+    return entry as StoredHistoryEntry;
   } catch {
     return null;
   }
+}
+
+/** Reads a stored entry as it may be shown (its sealed values dropped); `null` for text that is not one. */
+export function parseEntry(text: string): HistoryEntry | null {
+  const entry = parseStoredEntry(text);
+  if (entry === null || entry.sealed === undefined) return entry;
+  const { sealed: _hidden, ...shown } = entry;
+  return shown;
 }

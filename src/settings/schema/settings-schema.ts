@@ -84,6 +84,31 @@ export class SettingsSchema {
     return `${this.base}:tag-salt`;
   }
 
+  /** The key of the plugin's schema record (`"3"`, or `"2>3"` while a migration runs; docs/architecture.md). */
+  get schemaRecordKey(): string {
+    return `${this.base}:schema`;
+  }
+
+  /** The key of a scope's migration marker: the schema version its stored values are at. */
+  levelMarkerKey(scope: string): string {
+    return `${this.base}:schema@${scope}`;
+  }
+
+  /** The key of the migration lease (which instance runs a migration now; only saves work). */
+  get migrationLeaseKey(): string {
+    return `${this.base}:migration-lease`;
+  }
+
+  /** The change log of completed migrations (from, to, when, who): what a restore reads the past schema from. */
+  get schemaLogName(): string {
+    return `${this.base}:schema-log`;
+  }
+
+  /** The prefix of every stored key of setting `id` at a scope (`…_${id}@`). */
+  scopedKeyPrefix(id: string): string {
+    return `${this.#keyPrefix}${id}@`;
+  }
+
   /** The registered setting and level a storage key names, or `null` for any other key. */
   parseKey(key: string): ParsedKey | null {
     if (!key.startsWith(this.#keyPrefix)) return null;

@@ -1,7 +1,7 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 import type { Framework_Abstract_Settings } from '../abstract-settings';
 import type { HistoryEntry } from '../history/history-entry';
-import type { HistoryQuery } from '../history/history-query';
+import type { HistoryPage, HistoryQuery } from '../history/history-query';
 import type { Framework_Setting, SettingObject } from '../setting';
 import type { SettingsCore } from '../settings-core';
 import type { LevelEntry } from '../values/level-entry';
@@ -9,6 +9,7 @@ import type { ValueLevel } from '../values/value-level';
 import { applyBatch, invokeDelete, invokeUpdate } from '../writes/invoke-write';
 import type { WriteOutcome } from '../writes/write-coordinator';
 import type { SettingChange, WriteOptions } from '../writes/write-options';
+import { ScopeNotFoundError } from './scope-not-found';
 
 /** A Setting object with the entity tag of the state it shows. */
 export interface DescribedSetting {
@@ -73,6 +74,11 @@ export interface ScopedSettings {
   getSettingObjects(): Promise<SettingObject[]>;
   /** The history entries of this level (newest first); `scope` in the query is ignored. */
   getHistory(query?: Omit<HistoryQuery, 'scope'>): Promise<HistoryEntry[]>;
+  /**
+   * One page of this level's history, newest first (`offset` entries skipped, at most `limit`),
+   * and how many entries match in all: read from the store a page at a time.
+   */
+  getHistoryPage(query: Omit<HistoryQuery, 'scope'> & { readonly offset?: number }): Promise<HistoryPage>;
 }
 
 function unknownSetting(id: string, pluginId: string): Framework_Plugin_Exception {
@@ -84,48 +90,69 @@ export class LevelView implements ScopedSettings {
   readonly path: string;
   readonly #container: Framework_Abstract_Settings;
   readonly #core: SettingsCore;
+  /** True for a view made after `scopeExists` said yes (one request's): it does not ask again. */
+  readonly #verified: boolean;
 
   /**
    * @param container - the settings container (its overrides run for writes)
    * @param core - the container's values
    * @param path - `''` or a valid scope path
+   * @param verified - `scopeExists` already said yes: do not ask it again
    */
-  constructor(container: Framework_Abstract_Settings, core: SettingsCore, path: string) {
+  constructor(container: Framework_Abstract_Settings, core: SettingsCore, path: string, verified = false) {
     this.#container = container;
     this.#core = core;
     this.path = path;
+    this.#verified = verified;
+  }
+
+  /**
+   * @internal This view once the level is known to exist: itself when no `scopeExists` check
+   * applies, else (after one check) a view for one request that does not ask again. Rejects with a
+   * {@link ScopeNotFoundError} (404) for a scope `scopeExists` refuses.
+   */
+  verified(): LevelView | Promise<LevelView> {
+    const existence = this.existence();
+    if (existence === undefined) return this;
+    return existence.then(() => new LevelView(this.#container, this.#core, this.path, true));
   }
 
   getValue(id: string, withDefault = true): Promise<unknown> {
-    return this.#read(id, (entry, setting) =>
-      entry.value === null && withDefault ? setting.getDefault() : entry.value,
+    return this.#readChecked(id, (entry, setting) =>
+      entry.value === null && withDefault && !entry.blocked ? setting.getDefault() : entry.value,
     );
   }
 
   getOwnValue(id: string): Promise<unknown> {
-    return this.#read(id, (entry) => entry.decoded[0] ?? null);
+    return this.#readChecked(id, (entry) => entry.decoded[0] ?? null);
   }
 
   getOrigin(id: string): Promise<string | null> {
-    return this.#read(id, (entry, _setting, level) =>
+    return this.#readChecked(id, (entry, _setting, level) =>
       entry.originIndex === -1 ? null : level.chain[entry.originIndex]!,
     );
   }
 
   updateValue(id: string, value: unknown, options?: WriteOptions): Promise<void> {
-    return invokeUpdate(this.#container, id, value, options, this.path, null).then(() => undefined);
+    return this.#guard(() =>
+      invokeUpdate(this.#container, id, value, options, this.path, null).then(() => undefined),
+    );
   }
 
   deleteValue(id: string, options?: WriteOptions): Promise<boolean> {
-    return invokeDelete(this.#container, id, options, this.path, null).then(({ removed }) => removed);
+    return this.#guard(() =>
+      invokeDelete(this.#container, id, options, this.path, null).then(({ removed }) => removed),
+    );
   }
 
   async putSetting(id: string, value: unknown, options?: WriteOptions): Promise<DescribedSetting> {
+    await this.existence();
     const outcome = await invokeUpdate(this.#container, id, value, options, this.path, null);
     return this.#describeWritten(id, outcome);
   }
 
   async deleteSetting(id: string, options?: WriteOptions): Promise<DescribedSetting> {
+    await this.existence();
     const { outcome } = await invokeDelete(this.#container, id, options, this.path, null);
     return this.#describeWritten(id, outcome);
   }
@@ -145,7 +172,7 @@ export class LevelView implements ScopedSettings {
     }
     const level = this.#core.levels.level(this.path);
     const etag = await this.#core.tagOfTexts(level, setting, state.texts);
-    const object = setting.describe(state.value);
+    const object = setting.describe(state.value, state.blocked);
     if (this.path !== '') {
       object.scope = this.path;
       object.origin = state.originIndex === -1 ? null : level.chain[state.originIndex]!;
@@ -158,36 +185,79 @@ export class LevelView implements ScopedSettings {
   }
 
   async checkValues(changes: readonly SettingChange[], options?: WriteOptions): Promise<void> {
+    await this.existence();
     await applyBatch(this.#container, this.#core, this.path, changes, options, true);
   }
 
   /** {@link updateValues}, resolving to which changes altered the stored text. */
   applyChanges(changes: readonly SettingChange[], options?: WriteOptions): Promise<WriteOutcome> {
-    return applyBatch(this.#container, this.#core, this.path, changes, options);
+    return this.#guard(() => applyBatch(this.#container, this.#core, this.path, changes, options));
   }
 
   getETag(id: string): Promise<string> {
     const setting = this.#core.schema.get(id);
     if (setting === undefined) return Promise.reject(unknownSetting(id, this.#container.getId()));
-    return this.#core.tagOf(this.path, setting);
+    return this.#guard(() => this.#core.tagOf(this.path, setting));
   }
 
   getListETag(): Promise<string> {
-    return this.#core.listTagOf(this.path);
+    return this.#guard(() => this.#core.listTagOf(this.path));
   }
 
   getSettingObject(id: string): Promise<SettingObject> {
-    return this.#read(id, (entry, setting, level) => this.#describe(entry, setting, level));
+    return this.#readChecked(id, (entry, setting, level) => this.#describe(entry, setting, level));
   }
 
   async getSettingObjects(): Promise<SettingObject[]> {
+    await this.existence();
     const settings = this.#core.settings();
     const level = await this.#core.freshLevel(this.path, settings);
     return settings.map((setting) => this.#describe(level.entry(setting), setting, level));
   }
 
   getHistory(query: Omit<HistoryQuery, 'scope'> = {}): Promise<HistoryEntry[]> {
-    return this.#core.history({ ...query, scope: this.path });
+    return this.#guard(() => this.#core.history({ ...query, scope: this.path }));
+  }
+
+  getHistoryPage(query: Omit<HistoryQuery, 'scope'> & { readonly offset?: number }): Promise<HistoryPage> {
+    return this.#guard(() => this.#core.historyPage({ ...query, scope: this.path }));
+  }
+
+  /**
+   * Whether the level exists (CONTRACT third round, `scopeExists`): `undefined` when it surely
+   * does (the global level, no `scopeExists` option, or a synchronous yes), else a promise that
+   * resolves when it does and rejects with a {@link ScopeNotFoundError} (404) when it does not.
+   */
+  /** @internal */
+  existence(): Promise<void> | undefined {
+    const check = this.#core.scopeExists;
+    if (check === undefined || this.path === '' || this.#verified) return undefined;
+    let verdict: boolean | Promise<boolean>;
+    try {
+      verdict = check(this.path);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (verdict === true) return undefined;
+    return Promise.resolve(verdict).then((exists) => {
+      if (exists !== true) throw new ScopeNotFoundError(this.path);
+    });
+  }
+
+  /** `work` once the level is known to exist (at once when it surely does). */
+  #guard<T>(work: () => Promise<T>): Promise<T> {
+    const existence = this.existence();
+    return existence === undefined ? work() : existence.then(work);
+  }
+
+  /** {@link #read}, once the level is known to exist. */
+  #readChecked<T>(
+    id: string,
+    answer: (entry: LevelEntry, setting: Framework_Setting, level: ValueLevel) => T,
+  ): Promise<T> {
+    const existence = this.existence();
+    if (existence === undefined) return this.#read(id, answer);
+    return existence.then(() => this.#read(id, answer));
   }
 
   /**
@@ -195,6 +265,12 @@ export class LevelView implements ScopedSettings {
    * entry fresh and its tag computed before); `undefined` otherwise: read them the usual way.
    */
   peekSetting(id: string): DescribedSetting | undefined {
+    const existence = this.existence();
+    if (existence !== undefined) {
+      // Answered the usual way, which asks again and reports the answer.
+      existence.catch(() => undefined);
+      return undefined;
+    }
     const core = this.#core;
     const setting = core.schema.get(id);
     if (setting === undefined) return undefined;
@@ -206,7 +282,7 @@ export class LevelView implements ScopedSettings {
   }
 
   #describe(entry: LevelEntry, setting: Framework_Setting, level: ValueLevel): SettingObject {
-    const object = setting.describe(entry.value);
+    const object = setting.describe(entry.value, entry.blocked);
     if (this.path === '') return object;
     object.scope = this.path;
     object.origin = entry.originIndex === -1 ? null : level.chain[entry.originIndex]!;

@@ -1,7 +1,10 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
+import { AES_GCM_TAG_BYTES } from './aes-gcm-engine';
 import { type AesGcmKey, parseAesGcmKeys } from './aes-gcm-key';
 import { decodeBase64Url, encodeBase64Url } from './base64';
+import { nativeAesGcm } from './native-aes-gcm';
 import { ENCRYPTED_TEXT_PREFIX, type SecretCipher } from './secret-cipher';
+import { webCryptoAesGcm } from './web-crypto-aes-gcm';
 
 /** The storage form's scheme and version: `enc:v1:<key id>:<base64url(IV ‖ ciphertext ‖ tag)>`. */
 const FORMAT_PREFIX = `${ENCRYPTED_TEXT_PREFIX}v1:`;
@@ -9,10 +12,7 @@ const FORMAT_PREFIX = `${ENCRYPTED_TEXT_PREFIX}v1:`;
 /** A 96-bit IV, the length NIST SP 800-38D recommends for GCM. */
 const IV_BYTES = 12;
 
-/** The full 128-bit tag (WebCrypto's default; stated explicitly, some runtimes differ). */
-const TAG_BITS = 128;
-
-const TAG_BYTES = TAG_BITS / 8;
+const TAG_BYTES = AES_GCM_TAG_BYTES;
 
 /** A lone surrogate cannot be encoded as UTF-8 and would not round-trip. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -23,8 +23,10 @@ const utf8 = new TextEncoder();
 const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * A {@link SecretCipher} for AES-256-GCM, through WebCrypto only (`globalThis.crypto.subtle`),
- * so it runs on Node 20+, Bun, Deno, browsers and edge runtimes.
+ * A {@link SecretCipher} for AES-256-GCM that runs on Node 20+, Bun, Deno, browsers and edge
+ * runtimes: through the runtime's native `node:crypto` where it offers one (found with
+ * `process.getBuiltinModule`, never imported: synchronous, a few microseconds per secret), else
+ * WebCrypto (`globalThis.crypto.subtle`). Both give and read the same storage form.
  *
  * - The first key encrypts; every key decrypts. To rotate, put a new key first, keep the old
  *   ones until `rotateSecrets()` has rewritten every stored secret, then drop them.
@@ -39,7 +41,8 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  *   under the same id). The message names the context and the reason only.
  * - `encrypt` rejects (code 400) for a plain text or context that is not a string or has a lone
  *   surrogate (UTF-8 cannot carry it); `decrypt` likewise for such a context.
- * - Keys are imported into WebCrypto as non-extractable keys, each once, on first use.
+ * - Keys become native key objects at once, or WebCrypto non-extractable keys on first use; their
+ *   raw bytes are wiped as they do.
  *
  * @param keys - one or more keys; see {@link AesGcmKey} for ids and key text
  * @returns the cipher
@@ -56,29 +59,20 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * ```
  */
 export function createAesGcmCipher(keys: readonly AesGcmKey[]): SecretCipher {
-  const ring = parseAesGcmKeys(keys);
-  const subtle = webCryptoSubtle();
-  /** Key bytes not imported yet; an id leaves this map (its bytes zeroed) once imported. */
-  const pendingBytes = new Map(ring.keyBytes);
-  const imported = new Map<string, Promise<CryptoKey>>();
+  return aesGcmCipher(keys, 'auto');
+}
 
-  /** The WebCrypto key for an id, imported on first use; the raw bytes are wiped after. */
-  function cryptoKey(id: string): Promise<CryptoKey> {
-    let key = imported.get(id);
-    if (!key) {
-      const bytes = pendingBytes.get(id)!;
-      key = subtle.importKey('raw', bytes, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
-      imported.set(id, key);
-      key.then(
-        () => {
-          pendingBytes.delete(id);
-          bytes.fill(0);
-        },
-        () => imported.delete(id),
-      );
-    }
-    return key;
-  }
+/**
+ * {@link createAesGcmCipher} on a chosen engine: `'auto'` (native `node:crypto` where the runtime
+ * offers it, else WebCrypto) or `'webcrypto'` (for the tests that check both engines agree).
+ * Not exported from the package.
+ */
+export function aesGcmCipher(keys: readonly AesGcmKey[], engine: 'auto' | 'webcrypto'): SecretCipher {
+  const ring = parseAesGcmKeys(keys);
+  const aes =
+    (engine === 'auto' ? nativeAesGcm(ring.keyBytes) : undefined) ??
+    webCryptoAesGcm(webCryptoSubtle(), ring.keyBytes);
+  const knownIds = [...ring.keyBytes.keys()];
 
   return Object.freeze({
     needsRotation(stored: string): boolean {
@@ -89,14 +83,10 @@ export function createAesGcmCipher(keys: readonly AesGcmKey[]): SecretCipher {
       checkText(plain, 'the plain text', context);
       checkText(context, 'the context', context);
       const iv = globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES));
-      const sealed = await subtle.encrypt(
-        { name: 'AES-GCM', iv, additionalData: utf8.encode(context), tagLength: TAG_BITS },
-        await cryptoKey(ring.encryptingId),
-        utf8.encode(plain),
-      );
+      const sealed = await aes.seal(ring.encryptingId, iv, utf8.encode(context), utf8.encode(plain));
       const payload = new Uint8Array(IV_BYTES + sealed.byteLength);
       payload.set(iv);
-      payload.set(new Uint8Array(sealed), IV_BYTES);
+      payload.set(sealed, IV_BYTES);
       return `${FORMAT_PREFIX}${ring.encryptingId}:${encodeBase64Url(payload)}`;
     },
 
@@ -113,23 +103,18 @@ export function createAesGcmCipher(keys: readonly AesGcmKey[]): SecretCipher {
       const [id, data] = fields as [string, string];
       if (!ring.keyBytes.has(id)) {
         throw fail(
-          `its key id is not among the configured ones (${[...ring.keyBytes.keys()].join(', ')}); was a key dropped too early?`,
+          `its key id is not among the configured ones (${knownIds.join(', ')}); was a key dropped too early?`,
         );
       }
       const payload = decodeBase64Url(data);
       if (!payload) throw fail('its data is not canonical base64url');
       if (payload.length < IV_BYTES + TAG_BYTES) throw fail('its data is too short to hold an IV and a tag');
-      const key = await cryptoKey(id);
-      let plain: ArrayBuffer;
+      let plain: Uint8Array;
       try {
-        plain = await subtle.decrypt(
-          {
-            name: 'AES-GCM',
-            iv: payload.subarray(0, IV_BYTES),
-            additionalData: utf8.encode(context),
-            tagLength: TAG_BITS,
-          },
-          key,
+        plain = await aes.open(
+          id,
+          payload.subarray(0, IV_BYTES),
+          utf8.encode(context),
           payload.subarray(IV_BYTES),
         );
       } catch {

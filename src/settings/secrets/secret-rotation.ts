@@ -66,9 +66,7 @@ async function rotateOne(
         await services.call('set', () => store.set(key, next));
         return true;
       }
-      const result = await services.call('commit', () =>
-        store.commit!({ writes: [{ key, value: next, expect: text }] }),
-      );
+      const result = await services.commit({ writes: [{ key, value: next, expect: text }] });
       if (result.ok) return true;
     }
     throw new OptionStoreError('commit', {

@@ -12,12 +12,18 @@ export class LevelEntry {
   readonly texts: (string | undefined)[];
   /** The decoded values along the chain; `null`: nothing stored, or unreadable. */
   readonly decoded: unknown[];
-  /** The resolved value: the nearest readable one, `null` when none (the default then applies). */
+  /** The resolved value: the nearest readable one, `null` when none (the default then applies, unless {@link blocked}). */
   value: unknown = null;
   /** Index in the chain of the level `value` comes from; -1 when none. */
   originIndex = -1;
-  /** True when the level's own text is a secret that could not be decrypted. */
-  unreadable = false;
+  /** Per chain level: the text is a secret that could not be decrypted. */
+  readonly unreadableAt: boolean[];
+  /**
+   * True when the nearest stored text is a scope's secret that could not be decrypted: the value
+   * is `null`, with no default and nothing inherited from further up (a scope's secret, another
+   * merchant account's, never falls back to its parent's), and `originIndex` names that scope.
+   */
+  blocked = false;
   /** True when the texts are known to mirror the store. */
   fresh = false;
   /** Counts the reports that a text of the chain changed elsewhere. */
@@ -31,6 +37,12 @@ export class LevelEntry {
   constructor(depth: number) {
     this.texts = new Array<string | undefined>(depth).fill(undefined);
     this.decoded = new Array<unknown>(depth).fill(null);
+    this.unreadableAt = new Array<boolean>(depth).fill(false);
+  }
+
+  /** True when the level's own text is a secret that could not be decrypted. */
+  get unreadable(): boolean {
+    return this.unreadableAt[0] === true;
   }
 
   /** Marks the texts as possibly out of date: the next read goes to the store. */
@@ -39,7 +51,7 @@ export class LevelEntry {
     this.fresh = false;
   }
 
-  /** Sets the text at chain `index` and what it decodes to; `unreadable` only matters for index 0. */
+  /** Sets the text at chain `index`, what it decodes to, and whether it is a secret that could not be decrypted. */
   setLevel(index: number, text: string | undefined, decoded: unknown, unreadable = false): void {
     if (this.texts[index] !== text) {
       this.tag = undefined;
@@ -47,15 +59,23 @@ export class LevelEntry {
     }
     this.texts[index] = text;
     this.decoded[index] = decoded ?? null;
-    if (index === 0) this.unreadable = unreadable;
+    this.unreadableAt[index] = unreadable;
   }
 
-  /** Recomputes the resolved value after `setLevel`, and records a store access started at `startedAt`. */
+  /**
+   * Recomputes the resolved value after `setLevel`, and records a store access started at
+   * `startedAt`. The nearest readable text wins; an unreadable secret at a scope stops the walk
+   * (see {@link blocked}); one at the global level reads as nothing stored (CONTRACT §7).
+   */
   settle(startedAt: number): void {
+    const last = this.decoded.length - 1;
     let index = 0;
-    while (index < this.decoded.length && this.decoded[index] === null) index++;
-    this.originIndex = index < this.decoded.length ? index : -1;
-    this.value = index < this.decoded.length ? this.decoded[index] : null;
+    while (index <= last && this.decoded[index] === null && !(index < last && this.unreadableAt[index])) {
+      index++;
+    }
+    this.blocked = index < last && this.decoded[index] === null;
+    this.originIndex = index <= last ? index : -1;
+    this.value = index <= last ? this.decoded[index] : null;
     this.fresh = startedAt === this.generation;
   }
 }

@@ -39,17 +39,23 @@ export function readStoredText(
   );
 }
 
-/** The plain text of a stored text of `setting` (decrypted when it is a secret's ciphertext), or `undefined` when unreadable. */
-export async function plainStoredText(
+/**
+ * The plain text of a stored text of `setting` (decrypted when it is a secret's ciphertext), or
+ * `undefined` when unreadable. Synchronous unless there is something to decrypt.
+ */
+export function plainStoredText(
   setting: Framework_Setting,
   key: string,
   text: string | undefined,
   cipher: SecretCipher | undefined,
-): Promise<string | undefined> {
+): string | undefined | Promise<string | undefined> {
   if (text === undefined || !(setting.isSecret() && isEncryptedText(text))) return text;
   if (cipher === undefined) return undefined;
   try {
-    return await cipher.decrypt(text, key);
+    return cipher.decrypt(text, key).then(
+      (plain) => plain,
+      () => undefined,
+    );
   } catch {
     return undefined;
   }
@@ -69,14 +75,15 @@ export interface TextToStore {
  *
  * @throws {@link Framework_Plugin_Exception} (400) for a secret, kept in plain text for lack of a
  *   cipher, whose text starts with `enc:` (it would read back as a ciphertext); an `Error` (a
- *   configuration fault, not the value's) when the cipher returns text that does not start with `enc:`
+ *   configuration fault, not the value's) when the cipher returns text that does not start with `enc:`;
+ *   synchronous unless there is something to encrypt (a rejection then)
  */
-export async function writeStoredText(
+export function writeStoredText(
   setting: Framework_Setting,
   key: string,
   value: unknown,
   cipher: SecretCipher | undefined,
-): Promise<TextToStore> {
+): TextToStore | Promise<TextToStore> {
   const plain = setting.codec.encode(value);
   if (!setting.isSecret()) return { text: plain, plain };
   if (cipher === undefined) {
@@ -88,11 +95,12 @@ export async function writeStoredText(
     }
     return { text: plain, plain };
   }
-  const text = await cipher.encrypt(plain, key);
-  if (typeof text !== 'string' || !isEncryptedText(text)) {
-    throw new Error(
-      `The secrets cipher returned, for setting "${setting.getId()}", text that does not start with "enc:": it would be stored as plain text`,
-    );
-  }
-  return { text, plain };
+  return cipher.encrypt(plain, key).then((text) => {
+    if (typeof text !== 'string' || !isEncryptedText(text)) {
+      throw new Error(
+        `The secrets cipher returned, for setting "${setting.getId()}", text that does not start with "enc:": it would be stored as plain text`,
+      );
+    }
+    return { text, plain };
+  });
 }

@@ -53,6 +53,11 @@ export class ValueLevel {
     for (const setting of settings) this.peek(setting)?.markStale();
   }
 
+  /** The storage key of `setting` at index `index` of this level's chain. */
+  keyOf(setting: Framework_Setting, index: number): string {
+    return this.#services.schema.keyOf(setting.getId(), this.chain[index]!);
+  }
+
   /** The index of `level` in this level's chain, or -1 when values stored there do not reach this level. */
   indexOf(level: string): number {
     return this.chain.indexOf(level);
@@ -81,7 +86,7 @@ export class ValueLevel {
    */
   read(settings: readonly Framework_Setting[], withSalt = false): Promise<void> {
     if (settings.length === 0) return Promise.resolve();
-    const { schema, cipher, salt } = this.#services;
+    const { schema, cipher, salt, versions } = this.#services;
     const chain = this.chain;
     const keys: string[] = [];
     for (const setting of settings)
@@ -90,10 +95,24 @@ export class ValueLevel {
     const readSalt = withSalt && !salt.known;
     const read = this.#services.queued('getMany', keys, async () => {
       const startedAt = entries.map((entry) => entry.generation);
+      // A scope's read fetches the global texts too: stale global entries are settled with them,
+      // so that a global read after a cold scoped read costs no second round trip.
+      const globals = this.path === '' ? [] : settings.map((setting) => setting.globalEntry);
+      const globalStartedAt = globals.map((entry) => (entry.fresh ? -1 : entry.generation));
       const store = this.#services.store;
-      const asked = readSalt ? [...keys, schema.tagSaltKey] : keys;
+      // The schema record comes along with the first read (docs/architecture.md, "Schema versions").
+      const readRecord = !versions.known;
+      const asked =
+        readSalt || readRecord
+          ? [
+              ...keys,
+              ...(readSalt ? [schema.tagSaltKey] : []),
+              ...(readRecord ? [schema.schemaRecordKey] : []),
+            ]
+          : keys;
       const found = await this.#services.call('getMany', () => store.getMany(asked));
       if (readSalt && !salt.known) salt.loaded(found.get(schema.tagSaltKey));
+      if (readRecord && !versions.known) versions.loaded(found.get(schema.schemaRecordKey));
       const decoding: (StoredValue | Promise<StoredValue>)[] = [];
       settings.forEach((setting, index) => {
         for (let level = 0; level < chain.length; level++) {
@@ -112,13 +131,27 @@ export class ValueLevel {
         }
         entry.settle(startedAt[index]!);
       });
+      globals.forEach((entry, index) => {
+        const startedAt = globalStartedAt[index]!;
+        // Only an entry that was stale and saw no change report since (its generation unchanged).
+        if (startedAt === -1 || entry.fresh || entry.generation !== startedAt) return;
+        const at = index * chain.length + chain.length - 1;
+        const stored = decoded[at]!;
+        entry.setLevel(0, found.get(keys[at]!), stored.value, stored.unreadable);
+        entry.settle(startedAt);
+      });
     });
     for (const entry of entries) this.#pendingReads.set(entry, { read, generation: entry.generation });
-    const forget = () => {
-      for (const entry of entries)
-        if (this.#pendingReads.get(entry)?.read === read) this.#pendingReads.delete(entry);
-    };
-    read.then(forget, forget);
+    read.then(
+      () => this.#forget(entries, read),
+      () => this.#forget(entries, read),
+    );
     return read;
+  }
+
+  /** A read settled: the entries it was the pending read of have none. */
+  #forget(entries: readonly LevelEntry[], read: Promise<void>): void {
+    for (const entry of entries)
+      if (this.#pendingReads.get(entry)?.read === read) this.#pendingReads.delete(entry);
   }
 }

@@ -3,6 +3,8 @@ import type { Framework_Setting } from '../setting';
 import type { LevelServices } from './level-services';
 import { ValueLevel } from './value-level';
 
+const NO_LEVELS: readonly ValueLevel[] = [];
+
 /** The default of `maxCachedScopes`. */
 export const DEFAULT_MAX_CACHED_SCOPES = 1000;
 
@@ -19,6 +21,8 @@ export class ValueLevels {
   /** Scope levels in order of use, least recent first. */
   readonly #scopes = new Map<string, ValueLevel>();
   #mostRecent: string | undefined;
+  /** `[global]`, what {@link seeing} answers for a global change while no scope is cached. */
+  readonly #globalOnly: readonly ValueLevel[];
 
   /**
    * @param services - the container's store access
@@ -28,6 +32,7 @@ export class ValueLevels {
     this.#services = services;
     this.#maxScopes = maxScopes;
     this.global = new ValueLevel('', [''], services);
+    this.#globalOnly = [this.global];
   }
 
   /** How many scope levels are cached. */
@@ -59,14 +64,24 @@ export class ValueLevels {
     return path === '' ? this.global : this.#scopes.get(path);
   }
 
-  /** Every cached level that sees values stored at `scope`: that level and its cached descendants (all, for `''`). */
-  *seeing(scope: string): IterableIterator<ValueLevel> {
-    if (scope === '') yield this.global;
-    for (const [path, level] of this.#scopes) if (inheritsFrom(path, scope)) yield level;
+  /**
+   * Every cached level that sees values stored at `scope`: that level and its cached descendants
+   * (all, for `''`). Without cached scopes (an app without scopes), the global level alone,
+   * without allocating.
+   */
+  seeing(scope: string): readonly ValueLevel[] {
+    if (this.#scopes.size === 0) return scope === '' ? this.#globalOnly : NO_LEVELS;
+    const levels: ValueLevel[] = scope === '' ? [this.global] : [];
+    for (const [path, level] of this.#scopes) if (inheritsFrom(path, scope)) levels.push(level);
+    return levels;
   }
 
   /** Marks `setting` stale in every cached level that sees values stored at `scope`. */
   markStale(setting: Framework_Setting, scope: string): void {
+    if (this.#scopes.size === 0) {
+      if (scope === '') setting.globalEntry.markStale();
+      return;
+    }
     for (const level of this.seeing(scope)) level.peek(setting)?.markStale();
   }
 

@@ -1,3 +1,4 @@
+import { brandClass } from '../../errors/brand';
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 
 /** One refused change of a batch. */
@@ -27,3 +28,4 @@ export class BatchRejectedError extends Framework_Plugin_Exception {
     this.failures = failures;
   }
 }
+brandClass(BatchRejectedError, 'BatchRejectedError');

@@ -1,4 +1,4 @@
-import { nestedWriteContext, runInWriteContext } from './write-context';
+import { callInWriteContext, nestedWriteContext } from './write-context';
 import type { WriteOptions } from './write-options';
 
 /** `updateValue`/`deleteValue` implementations known to pass their options on (the typed container's), which need no wrapper. */
@@ -17,9 +17,10 @@ interface WritableContainer {
 /**
  * Wraps a subclass's `updateValue` / `deleteValue` override once, at construction, as an own
  * property of the instance: each call then runs in a write context holding its options (and
- * any scope or batch of an enclosing call), so the base method receives them even when the
- * override calls `super.updateValue(id, value)` without them. The override itself is untouched
- * (`super` still reaches the base).
+ * any scope or batch of an enclosing call — the receiver of the call names it where the runtime
+ * has no `AsyncLocalStorage`), so the base method receives them even when the override calls
+ * `super.updateValue(id, value)` without them. The override itself is untouched (`super` still
+ * reaches the base).
  */
 export function installWriteWrappers(instance: WritableContainer, base: WritableContainer): void {
   const update = instance.updateValue;
@@ -27,9 +28,9 @@ export function installWriteWrappers(instance: WritableContainer, base: Writable
     Object.defineProperty(instance, 'updateValue', {
       configurable: true,
       writable: true,
-      value(id: string, value: unknown, options?: WriteOptions): Promise<void> {
-        const context = nestedWriteContext(instance, id, options, undefined, undefined);
-        return runInWriteContext(context, () => update.call(instance, id, value, options));
+      value(this: object, id: string, value: unknown, options?: WriteOptions): Promise<void> {
+        const context = nestedWriteContext(instance, this, id, options, undefined, undefined);
+        return callInWriteContext(context, instance, update, [id, value, options]);
       },
     });
   }
@@ -38,9 +39,9 @@ export function installWriteWrappers(instance: WritableContainer, base: Writable
     Object.defineProperty(instance, 'deleteValue', {
       configurable: true,
       writable: true,
-      value(id: string, options?: WriteOptions): Promise<boolean> {
-        const context = nestedWriteContext(instance, id, options, undefined, undefined);
-        return runInWriteContext(context, () => remove.call(instance, id, options));
+      value(this: object, id: string, options?: WriteOptions): Promise<boolean> {
+        const context = nestedWriteContext(instance, this, id, options, undefined, undefined);
+        return callInWriteContext(context, instance, remove, [id, options]);
       },
     });
   }

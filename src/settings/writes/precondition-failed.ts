@@ -1,3 +1,4 @@
+import { brandClass } from '../../errors/brand';
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 
 /**
@@ -21,3 +22,4 @@ export class PreconditionFailedError extends Framework_Plugin_Exception {
     this.etag = etag;
   }
 }
+brandClass(PreconditionFailedError, 'PreconditionFailedError');

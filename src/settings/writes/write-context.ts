@@ -1,3 +1,4 @@
+import { builtinModule } from '../builtin-module';
 import type { PendingChange } from './pending-change';
 import type { WriteOutcome } from './write-coordinator';
 import type { WriteOptions } from './write-options';
@@ -29,20 +30,12 @@ type ContextStorageClass = new () => ContextStorage;
 
 /** `AsyncLocalStorage` where the runtime has it, found at run time (never imported: the root entry stays runtime-agnostic). */
 function findAsyncLocalStorage(): ContextStorageClass | undefined {
-  const global = globalThis as {
-    AsyncLocalStorage?: unknown;
-    process?: { getBuiltinModule?: (id: string) => unknown };
-  };
+  const global = globalThis as { AsyncLocalStorage?: unknown };
   if (typeof global.AsyncLocalStorage === 'function') return global.AsyncLocalStorage as ContextStorageClass;
-  try {
-    const hooks = global.process?.getBuiltinModule?.('async_hooks') as
-      | { AsyncLocalStorage?: unknown }
-      | undefined;
-    if (typeof hooks?.AsyncLocalStorage === 'function') return hooks.AsyncLocalStorage as ContextStorageClass;
-  } catch {
-    // No such module on this runtime.
-  }
-  return undefined;
+  const hooks = builtinModule<{ AsyncLocalStorage: unknown }>('async_hooks');
+  return typeof hooks?.AsyncLocalStorage === 'function'
+    ? (hooks.AsyncLocalStorage as ContextStorageClass)
+    : undefined;
 }
 
 let asyncStorage: ContextStorage | null = null;
@@ -51,99 +44,112 @@ let asyncStorage: ContextStorage | null = null;
   if (Storage !== undefined) asyncStorage = new Storage();
 }
 
-/** The synchronous fallback: the context of the call running right now. */
-let synchronousContext: WriteContext | undefined;
 /**
- * The fallback's contexts whose override awaited before reaching the base, by container and
- * setting id, in call order: a base call that finds no synchronous context takes the oldest.
+ * Where the runtime has no `AsyncLocalStorage`, a write calls the override on a receiver of its
+ * own — a proxy of the container that knows the write's context — instead of the container
+ * itself: `super.updateValue(id, value)` inside the override then reaches the base class with that
+ * receiver, which names the context exactly, however many writes are in flight and in whatever
+ * order their awaits resume. Everything else the override does on `this` goes to the container.
  */
-const detached = new WeakMap<object, Map<string, WriteContext[]>>();
-const entered = new WeakSet<WriteContext>();
+interface WriteReceiver {
+  /** The container the proxy stands for. */
+  readonly instance: object;
+  /** The write's context. */
+  readonly context: WriteContext;
+}
+const receivers = new WeakMap<object, WriteReceiver>();
 
-/** Whether write contexts follow `await`s here (`AsyncLocalStorage` found) rather than the synchronous fallback. */
+/** The methods a write receiver runs on itself (so a write made inside an override knows its enclosing context). */
+const WRITE_METHODS = new Set<PropertyKey>(['updateValue', 'deleteValue']);
+
+/** A receiver standing for `instance` in the write `context` (see {@link WriteReceiver}). */
+function receiverFor(instance: object, context: WriteContext): object {
+  const bound = new Map<PropertyKey, unknown>();
+  const receiver: object = new Proxy(instance, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      let method = bound.get(property);
+      if (method === undefined || (method as { source?: unknown }).source !== value) {
+        const self = WRITE_METHODS.has(property) ? receiver : target;
+        const call = (...args: unknown[]) =>
+          Reflect.apply(value as (...args: unknown[]) => unknown, self, args);
+        method = Object.assign(call, { source: value });
+        bound.set(property, method);
+      }
+      return method;
+    },
+    set(target, property, value) {
+      return Reflect.set(target, property, value, target);
+    },
+  });
+  receivers.set(receiver, { instance, context });
+  return receiver;
+}
+
+/** Whether write contexts follow `await`s here (`AsyncLocalStorage` found) rather than travelling on per-write receivers. */
 export function writeContextsFollowAwaits(): boolean {
   return asyncStorage !== null;
 }
 
 /**
  * @internal For tests: switches between `AsyncLocalStorage` (`true`, when the runtime has it)
- * and the synchronous fallback (`false`).
+ * and per-write receivers (`false`), as on a runtime without it.
  */
 export function useAsyncWriteContexts(enabled: boolean): void {
   const Storage = enabled ? findAsyncLocalStorage() : undefined;
   asyncStorage = Storage === undefined ? null : new Storage();
 }
 
-/** Runs `callback` (a write) inside `context`. */
-export function runInWriteContext<R>(context: WriteContext, callback: () => R): R {
-  if (asyncStorage !== null) return asyncStorage.run(context, callback);
-  const previous = synchronousContext;
-  synchronousContext = context;
-  let result: R;
-  try {
-    result = callback();
-  } finally {
-    synchronousContext = previous;
-  }
-  if (!entered.has(context) && result instanceof Promise) {
-    // The override awaited before calling the base: keep the context for that later call.
-    let byId = detached.get(context.target);
-    if (byId === undefined) {
-      byId = new Map();
-      detached.set(context.target, byId);
-    }
-    const queue = byId.get(context.id) ?? [];
-    queue.push(context);
-    byId.set(context.id, queue);
-    const release = () => {
-      const index = queue.indexOf(context);
-      if (index !== -1) queue.splice(index, 1);
-      if (queue.length === 0 && byId.get(context.id) === queue) byId.delete(context.id);
-    };
-    result.then(release, release);
-  }
-  return result;
-}
-
 /**
- * The context of a write of setting `id` on `target` now reaching the base class, if any: the
- * one the call runs in (`AsyncLocalStorage`, or the synchronous fallback), else — fallback only —
- * the oldest context of an override of that setting that awaited before calling the base.
+ * Calls `method` (a write method of `instance`, or an override of one) with `args` inside
+ * `context`: in the async context where the runtime has `AsyncLocalStorage`, else on a receiver
+ * of its own that carries the context.
  */
-export function currentWriteContext(target: object, id: string): WriteContext | undefined {
-  if (asyncStorage !== null) {
-    const context = asyncStorage.getStore();
-    return context?.target === target ? context : undefined;
-  }
-  if (synchronousContext?.target === target) {
-    entered.add(synchronousContext);
-    return synchronousContext;
-  }
-  const queue = detached.get(target)?.get(id);
-  const context = queue?.shift();
-  if (context !== undefined) entered.add(context);
-  return context;
-}
-
-/** The context the code running now is in, for `target` (`AsyncLocalStorage` or the synchronous fallback). */
-function enclosingWriteContext(target: object): WriteContext | undefined {
-  const context = asyncStorage !== null ? asyncStorage.getStore() : synchronousContext;
-  return context?.target === target ? context : undefined;
+export function callInWriteContext<A extends unknown[], R>(
+  context: WriteContext,
+  instance: object,
+  method: (...args: A) => R,
+  args: A,
+): R {
+  if (asyncStorage !== null) return asyncStorage.run(context, () => method.apply(instance, args));
+  return method.apply(receiverFor(instance, context), args);
 }
 
 /**
- * The context a call on `target` for setting `id` opens: its own options, inheriting from an
- * enclosing context of the same container (a write made from inside an override) its actor,
- * interface, scope and batch — and its If-Match only for the same setting.
+ * The container a write method was called on (`receiver` itself, or the container a per-write
+ * receiver stands for) and the context of the write, if any.
+ */
+export function resolveWriteReceiver<T extends object>(
+  receiver: T,
+): { self: T; context: WriteContext | undefined } {
+  const known = receivers.get(receiver);
+  if (known !== undefined) return { self: known.instance as T, context: known.context };
+  if (asyncStorage === null) return { self: receiver, context: undefined };
+  const context = asyncStorage.getStore();
+  return { self: receiver, context: context?.target === receiver ? context : undefined };
+}
+
+/** The container `receiver` stands for: itself, unless it is a per-write receiver. */
+export function writeReceiverTarget<T extends object>(receiver: T): T {
+  return (receivers.get(receiver)?.instance as T | undefined) ?? receiver;
+}
+
+/**
+ * The context a call of a write method of `instance` for setting `id` opens (`receiver`: what the
+ * call was made on): its own options, inheriting from an enclosing context of the same container
+ * (a write made from inside an override) its actor, interface, scope and batch — and its If-Match
+ * only for the same setting.
  */
 export function nestedWriteContext(
-  target: object,
+  instance: object,
+  receiver: object,
   id: string,
   options: WriteOptions | undefined,
   scope: string | undefined,
   capture: PendingChange[] | null | undefined,
 ): WriteContext {
-  const outer = enclosingWriteContext(target);
+  const { context: outer } = resolveWriteReceiver(receiver);
   const inherited: WriteOptions =
     outer === undefined
       ? {}
@@ -155,7 +161,7 @@ export function nestedWriteContext(
             : {}),
         };
   return {
-    target,
+    target: instance,
     id,
     options: options === undefined ? inherited : { ...inherited, ...options },
     scope: scope ?? outer?.scope ?? '',

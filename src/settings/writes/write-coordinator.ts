@@ -1,13 +1,27 @@
 import { Framework_Plugin_Exception } from '../../errors/framework-plugin-exception';
 import { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
-import type { StoreCommitResult, StoreWrite } from '../../storage/store-commit';
+import {
+  keyPartition,
+  type StoreCheck,
+  type StoreCommit,
+  type StoreCommitResult,
+  type StoreLogAppend,
+  type StoreWrite,
+} from '../../storage/store-commit';
 import { entityTag, ifMatchHolds } from '../etag/entity-tag';
-import { type HistoryEntry, newEntryId } from '../history/history-entry';
+import { newEntryId, type StoredHistoryEntry } from '../history/history-entry';
+import { type HistoryLimits, historyAppend, sealTexts } from '../history/history-log';
+import { SettingsRulesError } from '../rules/rules-error';
+import { runRules } from '../rules/run-rules';
+import type { SettingsRule } from '../rules/settings-rule';
+import type { SchemaGuard } from '../schema-versions/schema-versions';
 import { maskValue } from '../secrets/mask';
+import type { Framework_Setting } from '../setting';
 import { storeName } from '../store-calls';
 import type { LevelEntry } from '../values/level-entry';
 import type { LevelServices } from '../values/level-services';
-import { plainStoredText, writeStoredText } from '../values/stored-text';
+import { plainStoredText, readStoredText, type TextToStore, writeStoredText } from '../values/stored-text';
+import type { ValueLevel } from '../values/value-level';
 import type { ValueLevels } from '../values/value-levels';
 import { applyWithoutCommit } from './apply-without-commit';
 import type { PendingChange } from './pending-change';
@@ -31,6 +45,8 @@ export interface WrittenState {
   readonly originIndex: number;
   /** The stored texts along the level's chain. */
   readonly texts: readonly (string | undefined)[];
+  /** The value is an unreadable scoped secret's `null` (no default applies). */
+  readonly blocked?: boolean;
 }
 
 /** The outcome of a write, per change in order: whether it removed a stored value (deletes) or changed the stored text. */
@@ -42,6 +58,26 @@ export interface WriteOutcome {
    * and current — so an answer can show exactly this write, whatever other writes follow.
    */
   readonly states: ReadonlyMap<string, WrittenState>;
+}
+
+/**
+ * A write as the coordinator takes it: the writer's options, and what its `ifMatch` compares
+ * with — the one setting's tag (a single write) or the tag of every setting at the level (a
+ * batch, like `GET …/settings`).
+ */
+export interface WriteRequest extends WriteOptions {
+  /** `setting` (default): the tag of the one change's setting; `list`: the tag of every setting at the level. */
+  readonly ifMatchOf?: 'setting' | 'list';
+}
+
+/** What the write path of a container is configured with besides its store access. */
+export interface WriteCoordinatorOptions {
+  /** How much history each level's log keeps. */
+  readonly history: HistoryLimits;
+  /** The rules across settings, run on every write. */
+  readonly rules: readonly SettingsRule[];
+  /** The container's id, named in errors. */
+  readonly pluginId: string;
 }
 
 /** The operation a write is reported as (errors, time limit): `set` or `delete` for one change, `commit` for several. */
@@ -59,32 +95,51 @@ interface PlannedChange {
 /** What one attempt will send. */
 interface Plan {
   readonly writes: StoreWrite[];
-  readonly entries: HistoryEntry[];
+  readonly entries: StoredHistoryEntry[];
   /** Per key: the stored text after the write (`undefined`: deleted) and the value a fresh reader decodes from it. */
   readonly results: Map<string, { text: string | undefined; value: unknown }>;
   readonly changed: boolean[];
+  /** When its history entries were made (ISO 8601), set with the first entry. */
+  at: string | undefined;
+}
+
+/** Whether `value` is a promise (the steps of a write are synchronous unless they wait for a store or a cipher). */
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
 /**
  * The one write path of a settings container (docs/architecture.md, "The write path"): every
  * update, delete, batch, admin save and scoped write becomes one store commit, conditional on the
- * stored texts its history entries were computed from, so that a change and its entry are one
- * atomic step and If-Match compares and writes atomically.
+ * stored texts its history entries were computed from, on the schema record (an instance at
+ * another schema version never writes), and — when there are rules or an If-Match — on the texts
+ * the rules read and the tag covers, so that a change and its entry are one atomic step and
+ * If-Match and rules hold against every writer.
  */
 export class WriteCoordinator {
   readonly #services: LevelServices;
   readonly #levels: ValueLevels;
-  readonly #historyLimit: number;
+  readonly #history: HistoryLimits;
+  readonly #rules: readonly SettingsRule[];
+  readonly #pluginId: string;
+  /**
+   * The last guard that checks the record (it names this version), kept while the record's text
+   * is the one it expects: the record is followed by the change feed and corrected by every
+   * commit the check made fail, so a write need not work its status out again.
+   */
+  #checkGuard: SchemaGuard | undefined;
 
   /**
    * @param services - the container's store access
    * @param levels - the caches to keep in step with what is written
-   * @param historyLimit - how many history entries each log keeps (0: none)
+   * @param options - history bounds, rules, the container's id
    */
-  constructor(services: LevelServices, levels: ValueLevels, historyLimit: number) {
+  constructor(services: LevelServices, levels: ValueLevels, options: WriteCoordinatorOptions) {
     this.#services = services;
     this.#levels = levels;
-    this.#historyLimit = historyLimit;
+    this.#history = options.history;
+    this.#rules = options.rules;
+    this.#pluginId = options.pluginId;
   }
 
   /** Whether the store has the atomic write (`commit`): If-Match, atomic batches and history need it. */
@@ -95,59 +150,104 @@ export class WriteCoordinator {
   /**
    * Applies `changes` (all of one level) in one atomic step.
    *
-   * @throws {@link PreconditionFailedError} (412) when `options.ifMatch` does not match;
+   * @throws {@link PreconditionFailedError} (412) when `request.ifMatch` does not match;
    *   {@link UnsupportedByStoreError} (501) for `ifMatch` on a store without `commit`;
+   *   `SettingsRulesError` (400) when a rule refuses the result, 500 when one throws;
+   *   `SchemaOutdatedError` (409) when the stored settings are at another schema version;
    *   `OptionStoreError` when the store fails
    */
-  write(changes: readonly PendingChange[], options: WriteOptions): Promise<WriteOutcome> {
+  write(changes: readonly PendingChange[], request: WriteRequest): Promise<WriteOutcome> {
     const { schema } = this.#services;
     const planned = changes.map((change) => ({
       change,
       key: schema.keyOf(change.setting.getId(), change.scope),
     }));
-    const ifMatch = options.ifMatch;
+    const ifMatch = request.ifMatch;
     if (ifMatch !== undefined) {
       if (!this.atomic) {
         return Promise.reject(
           new UnsupportedByStoreError('conditional writes', storeName(this.#services.store)),
         );
       }
-      if (changes.length !== 1) {
+      if (changes.length !== 1 && request.ifMatchOf !== 'list') {
         return Promise.reject(
-          new Framework_Plugin_Exception('ifMatch applies to a write of one setting', 400),
+          new Framework_Plugin_Exception('ifMatch applies to a write of one setting, or to a batch', 400),
         );
       }
     }
     const keys = planned.map(({ key }) => key);
     const operation = operationOf(changes);
-    return this.#services.queued(operation, keys, () => this.#write(planned, options, operation));
+    return this.#services.queued(operation, keys, () => this.#write(planned, request, operation));
   }
 
   async #write(
     planned: readonly PlannedChange[],
-    options: WriteOptions,
+    request: WriteRequest,
     operation: OptionStoreOperation,
   ): Promise<WriteOutcome> {
+    const scope = planned[0]!.change.scope;
     const startedAt = this.#snapshotGenerations(planned);
-    const texts = await this.#currentTexts(planned, options.ifMatch !== undefined);
-    if (options.ifMatch !== undefined) await this.#checkIfMatch(planned[0]!, texts, options.ifMatch, true);
+    const guarding = this.#guard();
+    let guard = isPromise(guarding) ? await guarding : guarding;
+    const ifMatch = request.ifMatch;
+    const list = ifMatch !== undefined && request.ifMatchOf === 'list';
+    // The texts the If-Match tag and the rules are made of: read now, checked by the commit.
+    const watched = this.#watchedSettings(planned, ifMatch !== undefined, list);
+    const reading = this.#currentTexts(planned, scope, watched);
+    const texts = isPromise(reading) ? await reading : reading;
+    if (ifMatch !== undefined) await this.#checkIfMatch(planned, scope, texts, ifMatch, list, true);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const plan = await this.#plan(planned, texts, options);
-      const result = await this.#commit(plan, planned[0]!.change.scope, texts, operation);
+      const planning = this.#plan(planned, texts, request);
+      const plan = isPromise(planning) ? await planning : planning;
+      if (this.#rules.length > 0) await this.#checkRules(planned, scope, texts, plan);
+      const checks = this.#checks(planned, scope, watched, texts, guard);
+      const result = await this.#commit(plan, scope, texts, checks, guard, operation);
       if (result.ok) {
+        if (guard.write !== undefined) this.#services.versions.loaded(guard.write.value ?? undefined);
         this.#remember(planned, plan, startedAt);
         return { changed: plan.changed, states: this.#states(planned, plan) };
       }
-      for (const [key, text] of result.current) texts.set(key, text ?? undefined);
+      const recordKey = this.#services.schema.schemaRecordKey;
+      for (const [key, text] of result.current) {
+        if (key === recordKey) this.#services.versions.loaded(text ?? undefined);
+        else texts.set(key, text ?? undefined);
+      }
+      if (result.current.has(recordKey)) guard = await this.#guard();
       for (const { change, key } of planned) {
         if (result.current.has(key)) this.#levels.markStale(change.setting, change.scope);
       }
-      if (options.ifMatch !== undefined) await this.#checkIfMatch(planned[0]!, texts, options.ifMatch, false);
+      if (ifMatch !== undefined) await this.#checkIfMatch(planned, scope, texts, ifMatch, list, false);
     }
     throw new OptionStoreError('commit', {
       store: storeName(this.#services.store),
       message: `Gave up writing ${planned.map(({ change }) => `"${change.setting.getId()}"`).join(', ')} after ${MAX_ATTEMPTS} attempts: other writers kept changing it`,
     });
+  }
+
+  /**
+   * What the write carries for the schema record (see `SchemaVersions.guard`): at once when the
+   * record is known, its first use done, and its text the one the last check expected (the
+   * status of a record that names this version depends on its text alone).
+   */
+  #guard(): SchemaGuard | Promise<SchemaGuard> {
+    const versions = this.#services.versions;
+    const kept = this.#checkGuard;
+    if (kept !== undefined && versions.settled && versions.text === kept.check?.expect) return kept;
+    return versions.guard(this.#pluginId).then((guard) => {
+      this.#checkGuard = guard.check !== undefined && guard.write === undefined ? guard : undefined;
+      return guard;
+    });
+  }
+
+  /**
+   * The settings whose texts along the level's chain the write reads besides its own keys: every
+   * setting when there are rules (they see every value) or for a batch's If-Match (the list tag);
+   * the one setting's chain for a single If-Match (its tag covers the inherited value); none else.
+   */
+  #watchedSettings(planned: readonly PlannedChange[], ifMatch: boolean, list: boolean): Framework_Setting[] {
+    if (this.#rules.length > 0 || list) return [...this.#services.schema.settings()];
+    if (ifMatch) return [planned[0]!.change.setting];
+    return [];
   }
 
   /** The generation of every cached entry the write will update, and whether it was fresh, as the write starts. */
@@ -165,37 +265,33 @@ export class WriteCoordinator {
   }
 
   /**
-   * The current stored text of every changed key (and, with If-Match, of the whole scope chain
-   * of the one change): from fresh cache entries, the rest in one `getMany`.
+   * The current stored text of every changed key, and of the whole scope chain of every watched
+   * setting: from fresh cache entries, the rest in one `getMany`.
    */
-  async #currentTexts(
+  #currentTexts(
     planned: readonly PlannedChange[],
-    withChain: boolean,
-  ): Promise<Map<string, string | undefined>> {
+    scope: string,
+    watched: readonly Framework_Setting[],
+  ): Map<string, string | undefined> | Promise<Map<string, string | undefined>> {
     const { schema } = this.#services;
     const texts = new Map<string, string | undefined>();
     const missing: string[] = [];
-    const want = (key: string, entry: LevelEntry | undefined, index: number) => {
-      if (entry?.fresh) texts.set(key, entry.texts[index]);
-      else missing.push(key);
-    };
-    for (const { change, key } of planned) {
-      const level = this.#levels.peek(change.scope);
-      const entry = level?.peek(change.setting);
-      if (!withChain) {
-        want(key, entry, 0);
-        continue;
+    const level = this.#levels.peek(scope);
+    for (const { change, key } of planned) wantText(texts, missing, key, level?.peek(change.setting), 0);
+    if (watched.length > 0) {
+      const chain = level?.chain ?? this.#levels.level(scope).chain;
+      for (const setting of watched) {
+        const entry = level?.peek(setting);
+        for (let index = 0; index < chain.length; index++) {
+          wantText(texts, missing, schema.keyOf(setting.getId(), chain[index]!), entry, index);
+        }
       }
-      const chain = level?.chain ?? this.#levels.level(change.scope).chain;
-      chain.forEach((scope, index) => {
-        want(schema.keyOf(change.setting.getId(), scope), entry, index);
-      });
     }
-    if (missing.length > 0) {
-      const found = await this.#read(missing);
+    if (missing.length === 0) return texts;
+    return this.#read([...new Set(missing)]).then((found) => {
       for (const key of missing) texts.set(key, found.get(key));
-    }
-    return texts;
+      return texts;
+    });
   }
 
   async #read(keys: readonly string[]): Promise<Map<string, string>> {
@@ -203,114 +299,292 @@ export class WriteCoordinator {
     return this.#services.call('getMany', () => store.getMany(keys));
   }
 
-  /** The entity tag of the change's level over `texts`, as `getETag` gives it. */
-  async #tagOf({ change }: PlannedChange, texts: ReadonlyMap<string, string | undefined>): Promise<string> {
-    const { schema, salt } = this.#services;
-    const chain = this.#levels.level(change.scope).chain;
-    const parts = chain.map((scope) => {
-      const key = schema.keyOf(change.setting.getId(), scope);
-      return [key, texts.get(key)] as const;
-    });
-    return entityTag(await salt.text(), parts);
+  /** The entity tag, over `texts`, of the one change's setting or (`list`) of every setting at `scope`. */
+  async #tagOf(
+    planned: readonly PlannedChange[],
+    scope: string,
+    texts: ReadonlyMap<string, string | undefined>,
+    list: boolean,
+  ): Promise<string> {
+    const salt = this.#services.salt.current ?? (await this.#services.salt.text());
+    const { schema } = this.#services;
+    const chain = this.#levels.level(scope).chain;
+    const settings = list ? [...schema.settings()] : [planned[0]!.change.setting];
+    const parts: (readonly [string, string | undefined])[] = [];
+    for (const setting of settings) {
+      for (const at of chain) {
+        const key = schema.keyOf(setting.getId(), at);
+        parts.push([key, texts.get(key)]);
+      }
+    }
+    return entityTag(salt, parts);
   }
 
   /**
    * Compares `ifMatch` with the current tag; a mismatch computed from cached texts is checked
-   * again on texts read now (a stale cache never causes a false 412).
+   * again on texts read now (a stale cache never causes a false 412). A batch's `*` always
+   * matches; a single write's `*` matches when a value is stored.
    */
   async #checkIfMatch(
-    target: PlannedChange,
+    planned: readonly PlannedChange[],
+    scope: string,
     texts: Map<string, string | undefined>,
     ifMatch: string,
+    list: boolean,
     mayReread: boolean,
   ): Promise<void> {
-    let tag = await this.#tagOf(target, texts);
+    if (list && ifMatch.trim() === '*') return;
+    const target = planned[0]!;
+    let tag = await this.#tagOf(planned, scope, texts, list);
     if (ifMatchHolds(ifMatch, tag, texts.get(target.key) !== undefined)) return;
     if (mayReread) {
       const keys = [...texts.keys()];
       const found = await this.#read(keys);
       for (const key of keys) texts.set(key, found.get(key));
-      tag = await this.#tagOf(target, texts);
+      tag = await this.#tagOf(planned, scope, texts, list);
       if (ifMatchHolds(ifMatch, tag, texts.get(target.key) !== undefined)) return;
     }
-    throw new PreconditionFailedError(target.change.setting.getId(), tag);
+    throw new PreconditionFailedError(list ? 'batch' : target.change.setting.getId(), tag);
   }
 
   /**
    * The writes and history entries of one attempt. Every change is written, conditional on the
    * text it replaces (so that a stale cache can never make a write disappear); only those that
-   * alter the stored text — for a secret, the value it decrypts to — get a history entry.
+   * alter the stored text get a history entry (with a cipher, every write of a secret does).
+   * Synchronous unless a secret is encrypted or decrypted.
    */
-  async #plan(
+  #plan(
     planned: readonly PlannedChange[],
     texts: ReadonlyMap<string, string | undefined>,
-    options: WriteOptions,
-  ): Promise<Plan> {
-    const { cipher } = this.#services;
-    const plan: Plan = { writes: [], entries: [], results: new Map(), changed: [] };
+    request: WriteRequest,
+  ): Plan | Promise<Plan> {
+    const plan: Plan = { writes: [], entries: [], results: new Map(), changed: [], at: undefined };
     // Entries are built only when they will be stored (a store with `commit`, history kept).
-    const keepsHistory = this.#historyLimit > 0 && typeof this.#services.store.commit === 'function';
-    let at: string | undefined;
-    for (const { change, key } of planned) {
-      const { setting } = change;
-      const secret = setting.isSecret();
-      const current = texts.get(key);
-      const currentPlain = await plainStoredText(setting, key, current, cipher);
-      let text: string | undefined;
-      let value: unknown = null;
-      let changed: boolean;
-      if (change.remove) {
-        changed = current !== undefined;
-      } else {
-        const stored = await writeStoredText(setting, key, change.value, cipher);
-        // Checked once already (updateValue): read back as every reader will, without checking again.
-        value = setting.codec.decodeEncoded(stored.plain) ?? null;
-        // A secret is re-encrypted with a fresh IV each time: an unchanged value keeps its text.
-        const sameSecret =
-          secret && current !== undefined && current !== currentPlain && currentPlain === stored.plain;
-        text = sameSecret ? current : stored.text;
-        changed = text !== current;
+    const keepsHistory = this.#history.limit > 0 && typeof this.#services.store.commit === 'function';
+    let waiting: Promise<void> | undefined;
+    for (const item of planned) {
+      if (waiting !== undefined) {
+        waiting = waiting.then(() => this.#planChange(plan, item, texts, request, keepsHistory));
+        continue;
       }
-      plan.changed.push(changed);
-      plan.writes.push({ key, value: text ?? null, expect: current ?? null });
-      plan.results.set(key, { text, value });
-      if (!changed || !keepsHistory) continue;
-      const old = currentPlain === undefined ? null : (setting.codec.decode(currentPlain) ?? null);
-      at ??= new Date().toISOString();
-      plan.entries.push({
-        id: newEntryId(),
-        at,
-        setting_id: setting.getId(),
-        scope: change.scope === '' ? null : change.scope,
-        action: change.remove ? 'delete' : 'update',
-        old: maskValue(old, secret),
-        new: maskValue(value, secret),
-        actor: options.actor ? { id: options.actor.id } : null,
-        via: options.via ?? 'api',
-      });
+      const step = this.#planChange(plan, item, texts, request, keepsHistory);
+      if (isPromise(step)) waiting = step;
     }
-    return plan;
+    return waiting === undefined ? plan : waiting.then(() => plan);
   }
 
+  /** Adds one change to `plan` (in order): its write, its result and, when it alters the text, its history entry. */
+  #planChange(
+    plan: Plan,
+    { change, key }: PlannedChange,
+    texts: ReadonlyMap<string, string | undefined>,
+    request: WriteRequest,
+    keepsHistory: boolean,
+  ): void | Promise<void> {
+    const { setting } = change;
+    const { cipher } = this.#services;
+    const current = texts.get(key);
+    const currentPlain = plainStoredText(setting, key, current, cipher);
+    const stored = change.remove ? undefined : writeStoredText(setting, key, change.value, cipher);
+    if (isPromise(currentPlain) || isPromise(stored)) {
+      return Promise.all([currentPlain, stored]).then(([plain, text]) =>
+        this.#addChange(plan, change, key, current, plain, text, request, keepsHistory),
+      );
+    }
+    return this.#addChange(plan, change, key, current, currentPlain, stored, request, keepsHistory);
+  }
+
+  #addChange(
+    plan: Plan,
+    change: PendingChange,
+    key: string,
+    current: string | undefined,
+    currentPlain: string | undefined,
+    stored: TextToStore | undefined,
+    request: WriteRequest,
+    keepsHistory: boolean,
+  ): void | Promise<void> {
+    const { setting } = change;
+    // A secret is encrypted with a fresh IV each time: even an equal value is a new text, a new
+    // tag and a history entry, so that what a write answers never tells whether a guess was right.
+    const text = stored?.text;
+    // Checked once already (updateValue): read back as every reader will, without checking again.
+    const value = stored === undefined ? null : (setting.codec.decodeEncoded(stored.plain) ?? null);
+    const changed = stored === undefined ? current !== undefined : text !== current;
+    plan.changed.push(changed);
+    plan.writes.push({ key, value: text ?? null, expect: current ?? null });
+    plan.results.set(key, { text, value });
+    if (!changed || !keepsHistory) return;
+    const secret = setting.isSecret();
+    const old = currentPlain === undefined ? null : (setting.codec.decode(currentPlain) ?? null);
+    const now = Date.now();
+    plan.at ??= new Date(now).toISOString();
+    const id = newEntryId(now);
+    const entry: StoredHistoryEntry = {
+      id,
+      at: plan.at,
+      setting_id: setting.getId(),
+      scope: change.scope === '' ? null : change.scope,
+      action: change.remove ? 'delete' : 'update',
+      old: maskValue(old, secret),
+      new: maskValue(value, secret),
+      actor: request.actor ? { id: request.actor.id } : null,
+      via: request.via ?? 'api',
+    };
+    const { cipher } = this.#services;
+    if (!secret || cipher === undefined) {
+      plan.entries.push(entry);
+      return;
+    }
+    const log = this.#services.schema.logName(change.scope);
+    return sealTexts(cipher, log, id, { old: currentPlain, new: stored?.plain }).then((sealed) => {
+      plan.entries.push({ ...entry, sealed });
+    });
+  }
+
+  /**
+   * Runs the rules once on every registered setting's value at the written level as the write
+   * leaves it (the written texts on top of the chain's current ones; inherited values and defaults
+   * included).
+   *
+   * @throws {@link SettingsRulesError} (400) for any problem; `SettingsRuleFailedError` (500) when a rule throws
+   */
+  async #checkRules(
+    planned: readonly PlannedChange[],
+    scope: string,
+    texts: ReadonlyMap<string, string | undefined>,
+    plan: Plan,
+  ): Promise<void> {
+    const { schema, cipher } = this.#services;
+    const level = this.#levels.level(scope);
+    const written = new Map(planned.map(({ change, key }) => [change.setting, key]));
+    const values: Record<string, unknown> = {};
+    for (const setting of schema.settings()) {
+      values[setting.getId()] = await resolvedValue(setting, level, (index, key) => {
+        const own = index === 0 ? written.get(setting) : undefined;
+        if (own !== undefined) {
+          const result = plan.results.get(own)!;
+          return {
+            text: result.text,
+            value: result.text === undefined ? null : result.value,
+            unreadable: false,
+          };
+        }
+        const text = texts.get(key);
+        const entry = level.peek(setting);
+        if (entry?.fresh && entry.texts[index] === text) {
+          return { text, value: entry.decoded[index], unreadable: entry.unreadableAt[index] === true };
+        }
+        const stored = readStoredText(setting, key, text, cipher);
+        return stored instanceof Promise ? stored.then((read) => ({ text, ...read })) : { text, ...stored };
+      });
+    }
+    const problems = runRules(this.#rules, Object.freeze(values), scope === '' ? null : scope);
+    if (problems.length > 0) throw new SettingsRulesError(problems, scope === '' ? null : scope);
+  }
+
+  /**
+   * The commit's conditions besides its writes: the schema record, and the chain texts of the
+   * watched settings (those it does not write).
+   */
+  #checks(
+    planned: readonly PlannedChange[],
+    scope: string,
+    watched: readonly Framework_Setting[],
+    texts: ReadonlyMap<string, string | undefined>,
+    guard: SchemaGuard,
+  ): StoreCheck[] {
+    const checks: StoreCheck[] = guard.check === undefined ? [] : [guard.check];
+    if (watched.length === 0) return checks;
+    const writtenKeys = new Set(planned.map(({ key }) => key));
+    const { schema } = this.#services;
+    const chain = this.#levels.level(scope).chain;
+    for (const setting of watched) {
+      for (const at of chain) {
+        const key = schema.keyOf(setting.getId(), at);
+        if (!writtenKeys.has(key)) checks.push({ key, expect: texts.get(key) ?? null });
+      }
+    }
+    return checks;
+  }
+
+  /**
+   * Sends the plan: one commit with its writes (and the schema record, when this write records
+   * it), its conditions and its history. Where the store keeps a commit in one partition, the
+   * conditions on other partitions' keys are compared right before the commit instead (the
+   * documented limit of a Redis Cluster).
+   */
   #commit(
     plan: Plan,
     scope: string,
     texts: ReadonlyMap<string, string | undefined>,
+    checks: readonly StoreCheck[],
+    guard: SchemaGuard,
     operation: OptionStoreOperation,
   ): Promise<StoreCommitResult> {
     const { store, schema } = this.#services;
     if (typeof store.commit !== 'function') {
       return this.#services.call(operation, () => applyWithoutCommit(store, plan.writes, texts));
     }
-    const log =
-      this.#historyLimit > 0 && plan.entries.length > 0
-        ? {
-            name: schema.logName(scope),
-            entries: plan.entries.map((entry) => JSON.stringify(entry)),
-            keep: this.#historyLimit,
-          }
-        : undefined;
-    return this.#services.call(operation, () => store.commit!({ writes: plan.writes, log }));
+    const log = historyAppend(schema.logName(scope), plan.entries, this.#history);
+    const writes = guard.write === undefined ? plan.writes : [...plan.writes, guard.write];
+    if (store.crossPartitionCommits === true) return this.#send(operation, writes, checks, log);
+    const partition = keyPartition(plan.writes[0]!.key);
+    const recordApart = guard.write !== undefined && keyPartition(guard.write.key) !== partition;
+    let apart = false;
+    for (const check of checks) if (keyPartition(check.key) !== partition) apart = true;
+    if (!recordApart && !apart) return this.#send(operation, writes, checks, log);
+    return this.#commitAcrossPartitions(plan, partition, checks, guard, (kept, inCommit) =>
+      this.#send(operation, kept, inCommit, log),
+    );
+  }
+
+  /** Sends one commit through the store's `commit`. */
+  #send(
+    operation: OptionStoreOperation,
+    writes: StoreWrite[],
+    checks: readonly StoreCheck[],
+    log: StoreLogAppend | undefined,
+  ): Promise<StoreCommitResult> {
+    let commit: StoreCommit;
+    if (checks.length > 0) commit = log === undefined ? { writes, checks } : { writes, checks, log };
+    else commit = log === undefined ? { writes } : { writes, log };
+    return this.#services.commit(commit, operation);
+  }
+
+  /**
+   * Where a store keeps a commit in one partition (a Redis Cluster): the record is written on its
+   * own first when it lives elsewhere, and the conditions on other partitions' keys are compared
+   * right before the commit (the documented limit).
+   */
+  async #commitAcrossPartitions(
+    plan: Plan,
+    partition: string,
+    checks: readonly StoreCheck[],
+    guard: SchemaGuard,
+    send: (writes: StoreWrite[], inCommit: readonly StoreCheck[]) => Promise<StoreCommitResult>,
+  ): Promise<StoreCommitResult> {
+    let writes = plan.writes;
+    if (guard.write !== undefined) {
+      if (keyPartition(guard.write.key) === partition) writes = [...writes, guard.write];
+      else {
+        // Recorded on its own first where a commit stays in one partition (a Redis Cluster).
+        const recorded = await this.#services.commit({ writes: [guard.write!] });
+        if (!recorded.ok) return recorded;
+      }
+    }
+    const inCommit = checks.filter((check) => keyPartition(check.key) === partition);
+    if (inCommit.length < checks.length) {
+      const before = checks.filter((check) => keyPartition(check.key) !== partition);
+      const found = await this.#read(before.map((check) => check.key));
+      const current = new Map<string, string | null>();
+      for (const check of before) {
+        const text = found.get(check.key) ?? null;
+        if (text !== check.expect) current.set(check.key, text);
+      }
+      if (current.size > 0) return { ok: false, current };
+    }
+    return send(writes, inCommit);
   }
 
   /**
@@ -328,15 +602,15 @@ export class WriteCoordinator {
       if (result === undefined) continue;
       if (result.text !== undefined && result.value !== null) {
         const depth = level?.chain.length ?? 1;
-        const texts = Array.from({ length: depth }, (_, index) =>
-          index === 0 ? result.text : entry?.texts[index],
-        );
+        const texts: (string | undefined)[] = [result.text];
+        for (let index = 1; index < depth; index++) texts.push(entry?.texts[index]);
         states.set(change.setting.getId(), { value: result.value, originIndex: 0, texts });
       } else if (entry?.fresh) {
         states.set(change.setting.getId(), {
           value: entry.value,
           originIndex: entry.originIndex,
           texts: [...entry.texts],
+          blocked: entry.blocked,
         });
       }
     }
@@ -363,4 +637,47 @@ export class WriteCoordinator {
       }
     }
   }
+}
+
+/**
+ * Notes the current text of `key` (chain index `index` of `entry`) in `texts` when the cache
+ * holds it fresh, else adds the key to `missing` (read from the store).
+ */
+function wantText(
+  texts: Map<string, string | undefined>,
+  missing: string[],
+  key: string,
+  entry: LevelEntry | undefined,
+  index: number,
+): void {
+  if (texts.has(key)) return;
+  if (entry?.fresh) texts.set(key, entry.texts[index]);
+  else missing.push(key);
+}
+
+/** A chain level's text as a resolution reads it. */
+interface ChainText {
+  readonly text: string | undefined;
+  readonly value: unknown;
+  readonly unreadable: boolean;
+}
+
+/**
+ * The value `getValue` reads for `setting` at `level`, from each chain level's text as `at`
+ * gives it: the nearest readable one, `null` at an unreadable scoped secret, else the default.
+ */
+async function resolvedValue(
+  setting: Framework_Setting,
+  level: ValueLevel,
+  at: (index: number, key: string) => ChainText | Promise<ChainText>,
+): Promise<unknown> {
+  const chain = level.chain;
+  const last = chain.length - 1;
+  for (let index = 0; index <= last; index++) {
+    const found = await at(index, level.keyOf(setting, index));
+    if (found.text === undefined) continue;
+    if (found.value !== null && found.value !== undefined) return found.value;
+    if (found.unreadable && index < last) return null;
+  }
+  return setting.getDefault();
 }

@@ -1,4 +1,6 @@
-import type { StoreCommit } from '../store-commit';
+import { boundAppend } from '../log-bounds';
+import { commitLogs, type StoreCommit, type StoreLogAppend, type StoreWrite } from '../store-commit';
+import type { CommitShape } from './commit-statement';
 
 /** The condition modes of a write as the commit statement reads them. */
 export const ConditionMode = {
@@ -10,16 +12,70 @@ export const ConditionMode = {
   Equal: 2,
 } as const;
 
-/** The bound parameters of a commit statement, in statement order (see `optionTableSql`). */
-export type CommitParameters = unknown[];
+/** A commit as the store sends it: the statement's shape and its bound parameters, in statement order. */
+export interface CommitRequest {
+  /** Which commit statement runs it. */
+  readonly shape: CommitShape;
+  /** The parameters, in the order `commitStatement` numbers them. */
+  readonly values: unknown[];
+}
 
 /**
- * The parameters of `commit` (without a log) or `commitWithLog`: parallel arrays of keys, values
- * (null: delete), expected texts and condition modes, the channel and payload of the one
- * notification, and for a log its name, the entries to append (the newest `keep` of them, oldest
- * first) and how many existing entries stay.
+ * The statement shape and parameters of `commit`: parallel arrays of keys, values (null:
+ * delete), expected texts and condition modes, the channel and payload of the one notification;
+ * with checks, their keys and texts; with logs, each log's fields and entries as its bounds let
+ * them stay (see `commitStatement`).
  */
-export function commitParameters(commit: StoreCommit, channel: string, payload: string): CommitParameters {
+export function commitRequest(commit: StoreCommit, channel: string, payload: string): CommitRequest {
+  const single = commit.writes.length === 1 && commit.writes[0]!.value !== null;
+  const parameters: unknown[] = single ? singleWriteParameters(commit.writes[0]!) : writeParameters(commit);
+  parameters.push(channel, payload);
+  const checks = commit.checks ?? [];
+  if (checks.length > 0) {
+    parameters.push(
+      checks.map((check) => check.key),
+      checks.map((check) => check.expect),
+    );
+  }
+  const logs = appendedLogs(commit);
+  const byteBound = logs.some((log) => log.maxBytes !== undefined);
+  const sharedBounds = logs.length > 1 && haveSharedBounds(logs);
+  if (logs.length === 1) parameters.push(...oneLogParameters(logs[0]!));
+  else if (logs.length > 1) parameters.push(...logParameters(logs, byteBound, sharedBounds));
+  return {
+    shape: {
+      single,
+      checks: checks.length > 0,
+      logs: logs.length === 0 ? 'none' : logs.length === 1 ? 'one' : 'many',
+      byteBound,
+      ...(sharedBounds ? { sharedBounds } : {}),
+    },
+    values: parameters,
+  };
+}
+
+/** Whether every one of `logs` has the `keep` and `maxBytes` of the first. */
+function haveSharedBounds(logs: readonly StoreLogAppend[]): boolean {
+  const [first] = logs;
+  return logs.every((log) => log.keep === first!.keep && log.maxBytes === first!.maxBytes);
+}
+
+/** The condition mode of a write. */
+function conditionMode(expect: string | null | undefined): number {
+  return expect === undefined
+    ? ConditionMode.None
+    : expect === null
+      ? ConditionMode.Absent
+      : ConditionMode.Equal;
+}
+
+/** The key, text, expected text and condition mode of the one write of a `single` commit. */
+function singleWriteParameters({ key, value, expect }: StoreWrite): unknown[] {
+  return [key, value, typeof expect === 'string' ? expect : null, conditionMode(expect)];
+}
+
+/** The parallel arrays of keys, texts (null: delete), expected texts and condition modes. */
+function writeParameters(commit: StoreCommit): unknown[] {
   const keys: string[] = [];
   const values: Array<string | null> = [];
   const expects: Array<string | null> = [];
@@ -28,24 +84,97 @@ export function commitParameters(commit: StoreCommit, channel: string, payload: 
     keys.push(key);
     values.push(value);
     expects.push(typeof expect === 'string' ? expect : null);
-    modes.push(
-      expect === undefined
-        ? ConditionMode.None
-        : expect === null
-          ? ConditionMode.Absent
-          : ConditionMode.Equal,
-    );
+    modes.push(conditionMode(expect));
   }
-  const parameters: CommitParameters = [keys, values, expects, modes, channel, payload];
-  const log = commit.log;
-  if (log !== undefined && log.entries.length > 0) {
-    const appended = log.entries.slice(-log.keep);
-    parameters.push(log.name, appended, log.keep - appended.length);
-  }
-  return parameters;
+  return [keys, values, expects, modes];
 }
 
-/** Whether the commit appends log entries (and so runs `commitWithLog`). */
-export function appendsLog(commit: StoreCommit): boolean {
-  return commit.log !== undefined && commit.log.entries.length > 0;
+/** The bytes of a batch before each of its entries, from their sizes. */
+function offsets(sizes: readonly number[]): number[] {
+  let offset = 0;
+  return sizes.map((size) => {
+    const at = offset;
+    offset += size;
+    return at;
+  });
+}
+
+/** The fields of the one log a commit appends to. */
+function oneLogParameters(log: StoreLogAppend): unknown[] {
+  const bounded = boundAppend(log);
+  return [
+    log.name,
+    log.keep,
+    ...(log.maxBytes === undefined ? [] : [log.maxBytes]),
+    bounded.dropped,
+    bounded.entries.length,
+    bounded.bytes,
+    bounded.entries,
+    bounded.tags ?? null,
+    offsets(bounded.sizes),
+  ];
+}
+
+/**
+ * The per-log and per-entry arrays of the logs a commit appends to; with `sharedBounds`, their one
+ * `keep` and `maxBytes` as scalars instead of arrays and the entries' texts as one JSON array.
+ */
+function logParameters(
+  logs: readonly StoreLogAppend[],
+  byteBound: boolean,
+  sharedBounds: boolean,
+): unknown[] {
+  const names: string[] = [];
+  const keeps: number[] = [];
+  const maxBytes: Array<number | null> = [];
+  const dropped: number[] = [];
+  const added: number[] = [];
+  const bytes: number[] = [];
+  const entryLogs: string[] = [];
+  const entries: string[] = [];
+  const tags: Array<string | null> = [];
+  const positions: number[] = [];
+  const before: number[] = [];
+  for (const log of logs) {
+    const bounded = boundAppend(log);
+    names.push(log.name);
+    keeps.push(log.keep);
+    maxBytes.push(log.maxBytes ?? null);
+    dropped.push(bounded.dropped);
+    added.push(bounded.entries.length);
+    bytes.push(bounded.bytes);
+    const offsetOf = offsets(bounded.sizes);
+    bounded.entries.forEach((entry, index) => {
+      entryLogs.push(log.name);
+      entries.push(entry);
+      tags.push(bounded.tags?.[index] ?? null);
+      positions.push(index + 1);
+      before.push(offsetOf[index]!);
+    });
+  }
+  const bounds = sharedBounds
+    ? [keeps[0], ...(byteBound ? [maxBytes[0]] : [])]
+    : [keeps, ...(byteBound ? [maxBytes] : [])];
+  const texts = sharedBounds ? entriesJson(entries) : entries;
+  return [names, ...bounds, dropped, added, bytes, entryLogs, texts, tags, positions, before];
+}
+
+/** A surrogate standing alone (with `u`, a pair is one code point, not matched). */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/**
+ * `entries` as one JSON array for the statement to take apart. A lone surrogate, which JSON
+ * escapes and PostgreSQL then refuses, is stored as U+FFFD, as the driver stores it in a text[]
+ * parameter.
+ */
+function entriesJson(entries: readonly string[]): string {
+  const json = JSON.stringify(entries);
+  // JSON.stringify escapes a lone surrogate as \udXXX (a pair stays as it is).
+  if (!/\\u[dD][89a-fA-F]/.test(json)) return json;
+  return JSON.stringify(entries.map((entry) => entry.replace(LONE_SURROGATE, '\ufffd')));
+}
+
+/** The logs of `commit` that get entries. */
+function appendedLogs(commit: StoreCommit): StoreLogAppend[] {
+  return commitLogs(commit).filter((log) => log.entries.length > 0);
 }

@@ -54,10 +54,19 @@ export interface PgConnection extends PgPreparingQueryable {
   removeListener(event: 'notification', listener: (message: PgNotification) => void): unknown;
 }
 
+/** A connection checked out of a pg Pool, given back with `release` (an error: the pool drops it). */
+export interface PgPoolConnection extends PgPreparingQueryable {
+  release(error?: Error | boolean): void;
+}
+
 /** The part of a pg Pool that the store and its change feed use: its options and its Client class (pg-pool's own way of opening a connection). */
 export interface PgPool extends PgPreparingQueryable {
   readonly options: object;
   readonly Client: new (config: object) => PgConnection;
+  /** Checks a connection out of the pool (for a commit that needs a transaction of its own). */
+  connect(): Promise<PgPoolConnection>;
+  /** pg-pool sets it when `end()` is called: the pool takes no more queries. */
+  readonly ending?: boolean;
 }
 
 /** The part of a PGlite instance that the change feed uses. */

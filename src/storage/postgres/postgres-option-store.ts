@@ -1,11 +1,17 @@
 import type { OptionStoreError, OptionStoreOperation } from '../../errors/option-store-error';
 import type { OptionStore } from '../option-store';
 import { type ChangeFeedEvents, RemoteStoreCore } from '../remote/remote-store-core';
+import { withCheckedArguments } from '../remote/store-operation';
 import type { StoreCommit, StoreCommitResult } from '../store-commit';
-import { appendsLog, commitParameters } from './commit-parameters';
+import { checkLogPageQuery, type LogPage, type LogPageQuery } from '../store-log';
+import { checkScanQuery, type ScanPage, type ScanQuery } from '../store-scan';
+import { commitRequest } from './commit-parameters';
+import { COMMIT_CONFLICT_MARKER } from './commit-statement';
+import { isLargeCommit, queryWithoutJit } from './jit-free-commit';
 import type { NotificationFeed, NotificationFeedEvents } from './notification-feed';
-import { COMMIT_CONFLICT_MARKER, type OptionTableSql, optionTableSql } from './option-table-sql';
+import { type OptionTableSql, optionTableSql } from './option-table-sql';
 import { PgliteFeed } from './pglite-feed';
+import { PgliteStatements, supportsPgliteStatements } from './pglite-statements';
 import { PoolListenerFeed } from './pool-listener-feed';
 import {
   type ClassifiedPostgresClient,
@@ -36,7 +42,10 @@ export interface PostgresOptionStoreOptions {
    * Whether a pg Pool or Client runs the commit statement as a named prepared statement, parsed
    * and planned once per connection (about half the cost of a commit). Default true. Turn it off
    * behind a pooler that cannot carry prepared statements across transactions (PgBouncer in
-   * transaction mode before 1.21, or without `max_prepared_statements`). PGlite ignores it.
+   * transaction mode before 1.21, or without `max_prepared_statements`). On PGlite every
+   * statement of the store runs as a named prepared statement (parsed and planned once per
+   * instance, then one call into the database per operation); false there sends each through
+   * PGlite's `query` instead.
    */
   preparedStatements?: boolean;
   /** Backoff bounds for reopening a lost LISTEN connection (pg Pool only). */
@@ -71,11 +80,19 @@ const MAX_COMMIT_ATTEMPTS = 5;
  *   timestamptz`) is created on first use; two instances starting at once are safe.
  * - `getMany` is one query (`key = ANY($1)`); writes are upserts; keys and values are only
  *   ever bound parameters.
- * - `commit` (atomic conditional writes with a change log) is ONE statement of data-modifying
- *   CTEs, whatever the client: every write, the log append and trim, and the notification
- *   commit together or not at all. The log lives in the table `<table>_log`, created on first use.
- * - `listKeys` is an index range scan on the primary key (no LIKE patterns); `readLog` reads
- *   the log table newest first.
+ * - `commit` (atomic conditional writes with checks and change logs) is ONE statement of
+ *   data-modifying CTEs, whatever the client: every write, the checks (rows locked `FOR SHARE`),
+ *   the log appends and trims (by `keep` and `maxBytes`), and the notification commit together
+ *   or not at all; one commit may span partitions (`crossPartitionCommits`). A commit of 4,096
+ *   rows or more through a Pool runs that statement in a transaction of its own with JIT
+ *   compilation off (`SET LOCAL jit = off`: compiling it cost more than it saved). The logs live in
+ *   the table `<table>_log` with their heads in `<table>_log_head`, created on first use.
+ * - Statements are parsed and planned once: on a pg Pool or Client the commit statements are
+ *   named prepared statements per connection; on PGlite every statement of the store is a named
+ *   prepared statement of the instance, run as one Bind/Execute/Sync call into the database
+ *   (PGlite's own `query` parses and plans each statement anew, in six calls).
+ * - `listKeys` and `scan` are index range scans on the primary key (no LIKE patterns; `scan`
+ *   pages by key); `readLog` and `readLogPage` read the log table newest first, one page.
  * - `watch` uses LISTEN/NOTIFY on the table's channel ({@link PostgresOptionStore.channel}).
  *   Each write notifies in the same statement, so it is announced exactly when it commits.
  *   With a Pool the store opens one connection of its own for LISTEN, reopens it with
@@ -110,6 +127,8 @@ export class PostgresOptionStore implements OptionStore {
    * `SELECT pg_notify('<channel>', '')` to make every running instance re-read its settings.
    */
   readonly channel: string;
+  /** One commit may span partitions: it is one statement in one database. */
+  readonly crossPartitionCommits = true;
 
   readonly #client: ClassifiedPostgresClient;
   readonly #tableName: OptionTableName;
@@ -117,12 +136,18 @@ export class PostgresOptionStore implements OptionStore {
   readonly #reconnect: ReconnectOptions;
   readonly #core: RemoteStoreCore;
   readonly #prepared: boolean;
+  /** PGlite: every statement runs as a named prepared statement, parsed and planned once per instance. */
+  readonly #pglite: PgliteStatements | null;
   #tableReady: Promise<void> | null = null;
   /** True once the table is known to exist (operations then skip the wait for `#tableReady`). */
   #tableKnown = false;
   #logTableReady: Promise<void> | null = null;
+  /** True once the log tables are known to exist and be current (commits then skip the wait for `#logTableReady`). */
+  #logTableKnown = false;
   /** The change feed's own connection when the client is a Pool and `watch` is in use: reads go there when it is free. */
   #poolFeed: PoolListenerFeed | null = null;
+  /** False once the server refused `SET LOCAL jit = off`: large commits then run as the others do. */
+  #jitSwitch = true;
 
   /**
    * @param options - the client, and optionally the table, operation timeout, reconnect backoff and watch error handler
@@ -136,6 +161,11 @@ export class PostgresOptionStore implements OptionStore {
     this.#sql = optionTableSql(this.#tableName);
     this.#reconnect = options.reconnect ?? {};
     this.#prepared = options.preparedStatements ?? true;
+    const { kind, client } = this.#client;
+    this.#pglite =
+      this.#prepared && kind === 'pglite' && supportsPgliteStatements(client)
+        ? new PgliteStatements(client)
+        : null;
     this.#core = new RemoteStoreCore({
       store: STORE_NAME,
       timeoutMs: options.timeoutMs ?? 0,
@@ -158,7 +188,8 @@ export class PostgresOptionStore implements OptionStore {
     if (keys.length === 0 && !this.#core.closed) return Promise.resolve(new Map());
     return this.#run('getMany', async () => {
       const found = new Map<string, string>();
-      const { rows } = await this.#read(this.#sql.getMany, [[...new Set(keys)]]);
+      const unique = keys.length === 1 ? keys : [...new Set(keys)];
+      const { rows } = await this.#read(this.#sql.getMany, [unique]);
       for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
         if (typeof row.key === 'string' && typeof row.value === 'string') found.set(row.key, row.value);
       }
@@ -194,15 +225,14 @@ export class PostgresOptionStore implements OptionStore {
    */
   commit(commit: StoreCommit): Promise<StoreCommitResult> {
     return this.#core.runCommit(commit, async () => {
-      await this.#ensureTable();
-      if (appendsLog(commit)) await this.#ensureLogTable();
+      if (!this.#tableKnown) await this.#ensureTable();
       const keys = commit.writes.map((write) => write.key);
-      const withLog = appendsLog(commit);
-      const text = withLog ? this.#sql.commitWithLog : this.#sql.commit;
-      const name = withLog ? this.#sql.commitNames.commitWithLog : this.#sql.commitNames.commit;
-      const parameters = commitParameters(commit, this.channel, this.#changeMessage(keys));
+      const { shape, values } = commitRequest(commit, this.channel, this.#changeMessage(keys));
+      if (shape.logs !== 'none' && !this.#logTableKnown) await this.#ensureLogTable();
+      const { name, text } = this.#sql.commitStatement(shape);
+      const large = isLargeCommit(commit);
       for (let attempt = 1; ; attempt++) {
-        const outcome = await this.#queryPrepared(name, text, parameters).then(
+        const outcome = await this.#queryCommit(name, text, values, large).then(
           ({ rows }) => refusedKeys(rows),
           (error: unknown) => {
             if (isConflict(error)) return 'conflict' as const;
@@ -239,9 +269,47 @@ export class PostgresOptionStore implements OptionStore {
     });
   }
 
-  /** The current text of every conditional key of `commit` whose condition does not hold now. */
+  /** {@inheritDoc OptionStore.readLogPage} */
+  readLogPage(log: string, query: LogPageQuery): Promise<LogPage> {
+    return withCheckedArguments(
+      () => checkLogPageQuery(query),
+      ({ limit, offset, tag }) =>
+        this.#run('readLogPage', async () => {
+          await this.#ensureLogTable();
+          const { rows } =
+            tag === undefined
+              ? await this.#query(this.#sql.readLogPage, [log, offset, limit])
+              : await this.#query(this.#sql.readLogPageTagged, [log, offset, limit, tag]);
+          return logPage(rows);
+        }),
+    );
+  }
+
+  /** {@inheritDoc OptionStore.scan} */
+  scan(query: ScanQuery): Promise<ScanPage> {
+    return withCheckedArguments(
+      () => checkScanQuery(query),
+      ({ prefix, cursor, count, logs, values }) =>
+        this.#run('scan', async () => {
+          if (logs) await this.#ensureLogTable();
+          const text = logs ? this.#sql.scanLogs : values ? this.#sql.scanKeyValues : this.#sql.scanKeys;
+          const { rows } = await this.#query(text, [prefix, prefixUpperBound(prefix), cursor, count]);
+          const typed = rows as Array<{ item?: unknown; value?: unknown }>;
+          const items = typed.map((row) => String(row.item));
+          // A full page may be the last one: the next call then answers an empty page and no cursor.
+          const next = items.length === count ? items[items.length - 1]! : null;
+          if (!values) return { items, cursor: next, ordered: true };
+          return { items, cursor: next, ordered: true, values: typed.map((row) => String(row.value)) };
+        }),
+    );
+  }
+
+  /** The current text of every conditional or checked key of `commit` whose condition does not hold now. */
   async #failedConditions(commit: StoreCommit): Promise<Map<string, string | null>> {
-    const conditional = commit.writes.filter((write) => write.expect !== undefined);
+    const conditional = [
+      ...commit.writes.filter((write) => write.expect !== undefined),
+      ...(commit.checks ?? []),
+    ];
     const { rows } = await this.#query(this.#sql.getMany, [conditional.map((write) => write.key)]);
     const stored = new Map<string, string>();
     for (const row of rows as Array<{ key: string; value: string }>) stored.set(row.key, row.value);
@@ -283,7 +351,9 @@ export class PostgresOptionStore implements OptionStore {
     );
   }
 
-  #query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> {
+  /** A statement with parameters: on PGlite a named prepared statement, else through the client's `query`. */
+  #query(text: string, params: unknown[]): Promise<{ rows: unknown[] }> {
+    if (this.#pglite !== null) return this.#pglite.query(text, params);
     return this.#client.client.query(text, params);
   }
 
@@ -303,7 +373,25 @@ export class PostgresOptionStore implements OptionStore {
     const { kind, client } = this.#client;
     if (this.#prepared && (kind === 'pool' || kind === 'connection'))
       return client.query({ name, text, values });
-    return client.query(text, values);
+    return this.#query(text, values);
+  }
+
+  /**
+   * Runs a commit statement: a large one on a pg Pool in a transaction of its own without JIT
+   * compilation (see `queryWithoutJit`), any other as `#queryPrepared` does.
+   */
+  async #queryCommit(
+    name: string,
+    text: string,
+    values: unknown[],
+    large: boolean,
+  ): Promise<{ rows: unknown[] }> {
+    if (large && this.#jitSwitch && this.#client.kind === 'pool') {
+      const rows = await queryWithoutJit(this.#client.client, { name, text, values }, this.#prepared);
+      if (rows !== 'unsupported') return rows;
+      this.#jitSwitch = false;
+    }
+    return this.#queryPrepared(name, text, values);
   }
 
   #ensureTable(): Promise<void> {
@@ -320,11 +408,10 @@ export class PostgresOptionStore implements OptionStore {
   }
 
   #ensureLogTable(): Promise<void> {
-    this.#logTableReady ??= Promise.all([
-      this.#createTable(this.#tableName.logSql, this.#sql.createLog),
-      this.#createTable(this.#tableName.logHeadSql, this.#sql.createLogHead),
-    ]).then(
-      () => undefined,
+    this.#logTableReady ??= this.#createLogTables().then(
+      () => {
+        this.#logTableKnown = true;
+      },
       (error: unknown) => {
         this.#logTableReady = null;
         throw error;
@@ -333,14 +420,31 @@ export class PostgresOptionStore implements OptionStore {
     return this.#logTableReady;
   }
 
+  /** Creates the log tables when missing, and brings log tables of 0.2 to 0.3 (new columns, the tag index). */
+  async #createLogTables(): Promise<void> {
+    const { logSql, logHeadSql, logTagIndexSql } = this.#tableName;
+    await Promise.all([
+      this.#createTable(logSql, this.#sql.createLog),
+      this.#createTable(logHeadSql, this.#sql.createLogHead),
+    ]);
+    const { rows } = await this.#query(this.#sql.logTablesCurrent, [logSql, logHeadSql, logTagIndexSql]);
+    if ((rows[0] as { current?: unknown } | undefined)?.current === true) return;
+    for (const statement of this.#sql.upgradeLog) await this.#runDdl(statement);
+  }
+
   async #createTable(quotedName = this.#tableName.sql, create = this.#sql.create): Promise<void> {
     const { rows } = await this.#query(this.#sql.exists, [quotedName]);
     if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
+    await this.#runDdl(create);
+  }
+
+  /** Runs an idempotent DDL statement (`… IF NOT EXISTS`), ignoring a lost race with another session running it. */
+  async #runDdl(statement: string): Promise<void> {
     try {
-      await this.#query(create);
+      await this.#client.client.query(statement);
     } catch (error) {
-      // CREATE TABLE IF NOT EXISTS still fails when another session creates the same table at
-      // the same moment; that session committed it, so the table is there.
+      // CREATE … IF NOT EXISTS still fails when another session creates the same object at
+      // the same moment; that session committed it, so the object is there.
       const code = errorCode(error);
       if (code === undefined || !CONCURRENT_CREATE_CODES.has(code)) throw error;
     }
@@ -381,6 +485,16 @@ function refusedKeys(rows: readonly unknown[]): Map<string, string | null> {
     if (typeof row.key === 'string') current.set(row.key, typeof row.value === 'string' ? row.value : null);
   }
   return current;
+}
+
+/** A page of a log from the rows of `readLogPage` (none: a log never written). */
+function logPage(rows: readonly unknown[]): LogPage {
+  const first = rows[0] as { total?: unknown; trimmed?: unknown } | undefined;
+  if (first === undefined) return { entries: [], total: 0, trimmed: false };
+  const entries: string[] = [];
+  for (const row of rows as Array<{ entry?: unknown }>)
+    if (typeof row.entry === 'string') entries.push(row.entry);
+  return { entries, total: Number(first.total), trimmed: first.trimmed === true };
 }
 
 /** The SQLSTATE of a driver error, when it has one. */

@@ -24,6 +24,13 @@ export interface OptionTableName {
    * number and how far it has been trimmed (`<table>_log_head`, cut and hashed as above).
    */
   readonly logHeadSql: string;
+  /**
+   * The quoted name of the change-log table's index of tagged entries, `<table>_log_tag` (cut and
+   * hashed as above), unqualified as `CREATE INDEX` takes it: the index lives in the table's schema.
+   */
+  readonly logTagIndexName: string;
+  /** The same index name, schema-qualified like the tables (for `to_regclass`). */
+  readonly logTagIndexSql: string;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/;
@@ -51,12 +58,15 @@ export function optionTableName(name: string): OptionTableName {
   const table = parts[parts.length - 1]!;
   const beside = (suffix: string) =>
     [...parts.slice(0, -1), sideTableFor(table, suffix)].map((part) => `"${part}"`).join('.');
+  const tagIndex = sideTableFor(table, '_log_tag');
   return {
     name,
     sql: parts.map((part) => `"${part}"`).join('.'),
     channel: channelFor(name),
     logSql: beside('_log'),
     logHeadSql: beside('_log_head'),
+    logTagIndexName: `"${tagIndex}"`,
+    logTagIndexSql: beside('_log_tag'),
   };
 }
 

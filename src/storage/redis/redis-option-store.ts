@@ -1,7 +1,11 @@
 import { OptionStoreError } from '../../errors/option-store-error';
+import { keptEntries } from '../log-bounds';
 import type { OptionStore } from '../option-store';
 import { RemoteStoreCore } from '../remote/remote-store-core';
-import type { StoreCommit, StoreCommitResult } from '../store-commit';
+import { withCheckedArguments } from '../remote/store-operation';
+import { commitLogs, type StoreCommit, type StoreCommitResult } from '../store-commit';
+import { checkLogPageQuery, type LogPage, type LogPageQuery } from '../store-log';
+import { checkScanQuery, type ScanPage, type ScanQuery } from '../store-scan';
 import { clusterSlot } from './cluster-slot';
 import {
   isClusterClient,
@@ -11,7 +15,8 @@ import {
   type RedisSubscriber,
 } from './redis-client';
 import { clusterLayout, type RedisKeyLayout, standaloneLayout } from './redis-key-layout';
-import { COMMIT, DELETE_AND_PUBLISH, type LuaScript, SET_AND_PUBLISH } from './redis-scripts';
+import { decodeLogEntry, encodeLogElement, tagPrefix } from './redis-log-element';
+import { COMMIT, DELETE_AND_PUBLISH, type LuaScript, READ_LOG_PAGE, SET_AND_PUBLISH } from './redis-scripts';
 import { RedisSubscriptionFeed } from './subscription-feed';
 
 /** Options of {@link RedisOptionStore}. */
@@ -47,6 +52,14 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'cpf:options:';
 const SCAN_COUNT = 1_000;
 /** The Redis type of option keys (SCAN's TYPE filter). */
 const OPTION_KEY_TYPE = 'string';
+/** The Redis type of change-log keys. */
+const LOG_KEY_TYPE = 'list';
+/** The most SCAN steps one `scan` page takes before it answers what it found (maybe nothing) and a cursor. */
+const SCAN_STEPS_PER_PAGE = 16;
+/** The least COUNT one SCAN step asks for (SCAN's COUNT is a number of slots looked at, not of matches). */
+const MIN_SCAN_STEP = 100;
+/** A `scan` cursor: the index of the master (0 on a standalone Redis) and its SCAN cursor. */
+const SCAN_CURSOR = /^(\d+):(\d+)$/;
 
 /**
  * An {@link OptionStore} in Redis or Redis Cluster, through an ioredis client: one string key
@@ -57,9 +70,14 @@ const OPTION_KEY_TYPE = 'string';
  *   see docs/stores.md), and `getMany` sends one `MGET` per slot, all at once.
  * - Each write is a Lua script that changes the key and publishes the change in one atomic
  *   step, on the channel `option-store-changes:${keyPrefix}` ({@link RedisOptionStore.channel}).
- * - `commit` is one Lua script: it checks every condition, then sets and deletes the keys,
- *   pushes the log entries onto the log list, trims it and publishes one change message.
- *   `readLog` is an `LRANGE`; `listKeys` a `SCAN` (of every master, with a Cluster).
+ * - `commit` is one Lua script: it checks every condition and check, then sets and deletes the
+ *   keys, pushes each log's entries (with their tags) onto its list, trims it to `keep` and
+ *   `maxBytes` (a byte count in the log's meta key) and publishes one change message. With a
+ *   Cluster every key and log of a commit must share one slot (`crossPartitionCommits` is
+ *   false); a standalone Redis commits across partitions.
+ * - `readLog` is an `LRANGE`; `readLogPage` a small script (an `LRANGE` of the page, or a
+ *   server-side walk for a tag); `listKeys` and `scan` walk `SCAN` (of every master, with a
+ *   Cluster).
  * - `watch` subscribes on a connection of its own (`client.duplicate()`, which the store
  *   owns and ends); after the subscriber reconnects it asks its subscribers to re-read
  *   (`onResync`), since messages published meanwhile are lost.
@@ -85,6 +103,8 @@ export class RedisOptionStore implements OptionStore {
   readonly channel: string;
   /** Whether the client is a Redis Cluster client (and keys are hash-tagged by partition). */
   readonly cluster: boolean;
+  /** A standalone Redis commits across partitions; a Cluster keeps a commit in one slot. */
+  readonly crossPartitionCommits: boolean;
 
   readonly #client: RedisCommandClient | RedisClusterClient;
   readonly #layout: RedisKeyLayout;
@@ -111,6 +131,7 @@ export class RedisOptionStore implements OptionStore {
     this.#client = client;
     this.keyPrefix = keyPrefix;
     this.cluster = isClusterClient(client);
+    this.crossPartitionCommits = !this.cluster;
     this.#layout = this.cluster ? clusterLayout(keyPrefix) : standaloneLayout(keyPrefix);
     this.channel = `option-store-changes:${keyPrefix}`;
     this.#core = new RemoteStoreCore({
@@ -133,21 +154,23 @@ export class RedisOptionStore implements OptionStore {
   /** {@inheritDoc OptionStore.getMany} */
   getMany(keys: readonly string[]): Promise<Map<string, string>> {
     if (keys.length === 0 && !this.#core.closed) return Promise.resolve(new Map());
-    return this.#core.run('getMany', async () => {
-      const unique = [...new Set(keys)];
-      const found = new Map<string, string>();
-      // One MGET per slot (one for all keys on a standalone Redis), sent together: one round.
-      await Promise.all(
-        this.#bySlot(unique).map(async (group) => {
-          const values = await this.#client.mget(group.map((key) => this.#layout.optionKey(key)));
-          group.forEach((key, index) => {
-            const value = values[index];
-            if (typeof value === 'string') found.set(key, value);
-          });
-        }),
-      );
-      return found;
-    });
+    return this.#core.run('getMany', () => this.#readTexts([...new Set(keys)]));
+  }
+
+  /** The texts of `keys` (distinct), in one round: one MGET per slot (one for all on a standalone Redis), sent together. */
+  async #readTexts(keys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (keys.length === 0) return found;
+    await Promise.all(
+      this.#bySlot(keys).map(async (group) => {
+        const values = await this.#client.mget(group.map((key) => this.#layout.optionKey(key)));
+        group.forEach((key, index) => {
+          const value = values[index];
+          if (typeof value === 'string') found.set(key, value);
+        });
+      }),
+    );
+    return found;
   }
 
   /** {@inheritDoc OptionStore.set} */
@@ -180,34 +203,54 @@ export class RedisOptionStore implements OptionStore {
 
   /**
    * Applies every write of `commit` and appends its log entries in one atomic step, only when
-   * every write's `expect` condition holds; otherwise changes nothing and reports the current
-   * text of each key whose condition failed (see `OptionStore.commit`).
+   * every write's `expect` condition and every check holds; otherwise changes nothing and
+   * reports the current text of each key whose condition failed (see `OptionStore.commit`).
    *
    * One Lua script (one round trip), which Redis runs atomically. With a Cluster, every key of
-   * the commit and its log must share one slot — they do when they share a partition, as the
-   * contract requires; a commit across slots rejects without writing anything.
+   * the commit, checked keys and logs included, must share one slot — they do when they share a
+   * partition, as the contract requires of a store without `crossPartitionCommits`; a commit
+   * across slots rejects without writing anything.
    */
   commit(commit: StoreCommit): Promise<StoreCommitResult> {
     return this.#core.runCommit(commit, async () => {
       const { writes } = commit;
-      const keys = writes.map((write) => write.key);
-      const log = commit.log !== undefined && commit.log.entries.length > 0 ? commit.log : undefined;
-      const redisKeys = keys.map((key) => this.#layout.optionKey(key));
-      if (log) redisKeys.push(this.#layout.logKey(log.name));
+      const checks = commit.checks ?? [];
+      const logs = commitLogs(commit).filter((log) => log.entries.length > 0);
+      const redisKeys = writes.map((write) => this.#layout.optionKey(write.key));
+      for (const check of checks) redisKeys.push(this.#layout.optionKey(check.key));
+      for (const log of logs)
+        redisKeys.push(this.#layout.logKey(log.name), this.#layout.logMetaKey(log.name));
       this.#assertOneSlot(redisKeys);
-      const args: string[] = [
+      // The script's keys, then its arguments, in one list.
+      const keyCount = redisKeys.length;
+      const args = redisKeys;
+      const writtenKeys: string[] = [];
+      for (const write of writes) writtenKeys.push(write.key);
+      args.push(
         String(writes.length),
-        log ? '1' : '0',
-        String(log?.keep ?? 0),
+        String(checks.length),
+        String(logs.length),
         this.channel,
-        this.#core.changeMessage(keys),
-      ];
+        this.#core.changeMessage(writtenKeys),
+      );
       for (const { value, expect } of writes) {
         args.push(value === null ? '0' : '1', value ?? '', conditionMode(expect), expect ?? '');
       }
-      if (log) args.push(...log.entries.slice(-log.keep));
-      const failed = await this.#eval(COMMIT, redisKeys.length, ...redisKeys, ...args);
-      return commitResult(writes, failed);
+      for (const { expect } of checks) args.push(conditionMode(expect), expect ?? '');
+      for (const log of logs) {
+        const { entries, tags, dropped } = keptEntries(log);
+        args.push(
+          String(log.keep),
+          String(log.maxBytes ?? ''),
+          dropped > 0 ? '1' : '0',
+          String(entries.length),
+        );
+        for (let index = 0; index < entries.length; index++) {
+          args.push(encodeLogElement(entries[index]!, tags?.[index]));
+        }
+      }
+      const failed = await this.#eval(COMMIT, keyCount, ...args);
+      return commitResult(writes, checks, failed);
     });
   }
 
@@ -230,8 +273,89 @@ export class RedisOptionStore implements OptionStore {
   readLog(log: string, limit: number): Promise<string[]> {
     return this.#core.run('readLog', async () => {
       if (!(limit >= 1)) return [];
-      return this.#client.lrange(this.#layout.logKey(log), 0, Math.floor(limit) - 1);
+      const elements = await this.#client.lrange(this.#layout.logKey(log), 0, Math.floor(limit) - 1);
+      return elements.map(decodeLogEntry);
     });
+  }
+
+  /** {@inheritDoc OptionStore.readLogPage} */
+  readLogPage(log: string, query: LogPageQuery): Promise<LogPage> {
+    return withCheckedArguments(
+      () => checkLogPageQuery(query),
+      ({ limit, offset, tag }) =>
+        this.#core.run('readLogPage', async () => {
+          const answer = await this.#eval(
+            READ_LOG_PAGE,
+            2,
+            this.#layout.logKey(log),
+            this.#layout.logMetaKey(log),
+            String(offset),
+            String(limit),
+            tag === undefined ? '' : tagPrefix(tag),
+          );
+          const [total, trimmed, elements] = Array.isArray(answer) ? (answer as unknown[]) : [];
+          return {
+            entries: Array.isArray(elements)
+              ? elements.map((element) => decodeLogEntry(String(element)))
+              : [],
+            total: Number(total ?? 0),
+            trimmed: Number(trimmed) === 1,
+          };
+        }),
+    );
+  }
+
+  /**
+   * One page of the option keys (or log names) that start with `query.prefix`: `SCAN` with
+   * `MATCH` on the prefix (glob characters escaped) and `TYPE`, master after master on a
+   * Cluster. The cursor names the master and its SCAN cursor; as with `SCAN`, a key that exists
+   * for the whole scan is returned at least once, maybe twice. A page may hold fewer keys than
+   * `count`, none even, when the key space is sparse: go on while the cursor is not `null`.
+   */
+  scan(query: ScanQuery): Promise<ScanPage> {
+    return withCheckedArguments(
+      () => {
+        const checked = checkScanQuery(query);
+        return { ...checked, start: parseScanCursor(checked.cursor) };
+      },
+      ({ prefix, count, logs, values, start }) =>
+        this.#core.run('scan', async () => {
+          const client = this.#client;
+          const scanners = isClusterClient(client) ? byAddress(client.nodes('master')) : [client];
+          const layout = this.#layout;
+          const pattern = logs ? layout.logScanPattern(prefix) : layout.scanPattern(prefix);
+          const nameOf = logs ? layout.logNameOf : layout.optionKeyOf;
+          const items = new Set<string>();
+          let { node, cursor } = start;
+          for (
+            let step = 0;
+            step < SCAN_STEPS_PER_PAGE && node < scanners.length && items.size < count;
+            step++
+          ) {
+            const [next, page] = await scanners[node]!.scan(
+              cursor,
+              'MATCH',
+              pattern,
+              'COUNT',
+              Math.max(count, MIN_SCAN_STEP),
+              'TYPE',
+              logs ? LOG_KEY_TYPE : OPTION_KEY_TYPE,
+            );
+            for (const redisKey of page) {
+              const name = nameOf(redisKey);
+              if (name?.startsWith(prefix)) items.add(name);
+            }
+            cursor = next;
+            if (cursor === '0') node++;
+          }
+          const next = node < scanners.length ? `${node}:${cursor}` : null;
+          if (!values) return { items: [...items], cursor: next };
+          // The texts in one round of MGETs (one per slot), as getMany reads them.
+          const found = await this.#readTexts([...items]);
+          const kept = [...items].filter((key) => found.has(key));
+          return { items: kept, cursor: next, values: kept.map((key) => found.get(key)!) };
+        }),
+    );
   }
 
   /** {@inheritDoc OptionStore.listKeys} */
@@ -306,16 +430,44 @@ function conditionMode(expect: string | null | undefined): string {
   return expect === null ? '1' : '2';
 }
 
-/** Reads the script's answer: an empty array, or triples of write index, presence and text. */
-function commitResult(writes: StoreCommit['writes'], failed: unknown): StoreCommitResult {
+/**
+ * Reads the commit script's answer: an empty array, or triples of the 1-based index among the
+ * writes then the checks, presence and text.
+ */
+function commitResult(
+  writes: StoreCommit['writes'],
+  checks: NonNullable<StoreCommit['checks']>,
+  failed: unknown,
+): StoreCommitResult {
   const triples = Array.isArray(failed) ? (failed as unknown[]) : [];
   if (triples.length === 0) return { ok: true };
   const current = new Map<string, string | null>();
   for (let at = 0; at + 2 < triples.length; at += 3) {
-    const write = writes[Number(triples[at]) - 1];
-    if (write) current.set(write.key, triples[at + 1] === '1' ? String(triples[at + 2]) : null);
+    const index = Number(triples[at]) - 1;
+    const condition = index < writes.length ? writes[index] : checks[index - writes.length];
+    if (condition) current.set(condition.key, triples[at + 1] === '1' ? String(triples[at + 2]) : null);
   }
   return { ok: false, current };
+}
+
+/** The master and SCAN cursor a `scan` cursor names (the start for `null`). */
+function parseScanCursor(cursor: string | null): { node: number; cursor: string } {
+  if (cursor === null) return { node: 0, cursor: '0' };
+  const match = SCAN_CURSOR.exec(cursor);
+  if (match === null) throw new TypeError('RedisOptionStore.scan: not a cursor of this store');
+  return { node: Number(match[1]), cursor: match[2]! };
+}
+
+/**
+ * The masters in a stable order (by the `host:port` of an ioredis connection's options), so that
+ * a cursor's master index names the same master on the next page.
+ */
+function byAddress(nodes: readonly RedisScanner[]): RedisScanner[] {
+  const address = (node: RedisScanner): string => {
+    const options = (node as { options?: { host?: unknown; port?: unknown } }).options;
+    return `${String(options?.host ?? '')}:${String(options?.port ?? '')}`;
+  };
+  return [...nodes].sort((a, b) => (address(a) < address(b) ? -1 : address(a) > address(b) ? 1 : 0));
 }
 
 /** Every key `scanner` holds that matches `pattern` (string keys only), walking SCAN to its end. */

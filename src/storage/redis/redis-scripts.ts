@@ -1,5 +1,7 @@
+import { ENTRY_SIZE_LUA } from './redis-log-element';
+
 /**
- * The Lua scripts a {@link RedisOptionStore} writes with. Each changes the key and publishes
+ * The Lua scripts a {@link RedisOptionStore} writes with (and reads a page of a log with). Each write changes the key and publishes
  * the change message in one script, which Redis runs atomically: a change is announced
  * exactly when it happens, never without it (a lost connection between a SET and a separate
  * PUBLISH would leave the other instances stale with no reconnect to tell them), and an
@@ -20,54 +22,161 @@ if removed > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
 return removed`;
 
 /**
- * The atomic commit (`OptionStore.commit`). KEYS: the n option keys, then the log key when there
- * is a log. ARGV: `n`, `1`/`0` whether there is a log, `keep`, the channel, the change message,
- * then per write four fields — `1`/`0` set or delete, the value, the condition mode (`0` none,
- * `1` absent, `2` equal), the expected text — then the log entries, oldest first.
+ * The atomic commit (`OptionStore.commit`). KEYS: the n written keys, the c checked keys, then
+ * per log its list and its meta key. ARGV: `n`, `c`, the number of logs, the channel, the
+ * change message; per write four fields — `1`/`0` set or delete, the value, the condition mode
+ * (`0` none, `1` absent, `2` equal), the expected text; per check two — the mode (`1` absent,
+ * `2` equal) and the expected text; per log `keep`, `maxBytes` (empty: none), `1`/`0` whether
+ * the commit dropped entries beyond its bounds (then every entry the list held goes too: it is
+ * older than a dropped one), the number k of its elements, then those k elements (entries with
+ * their tags, see `redis-log-element.ts`), oldest first.
  *
- * Every condition is checked (and the log key's type) before anything is written, so a refused
- * commit changes nothing; it answers the failing writes as flat triples: the write's 1-based
- * index, `1`/`0` whether the key holds text, and that text. A commit that went through answers
- * an empty array: it set and deleted the keys, pushed the entries (newest at the head), trimmed
- * the list to `keep` and published the one change message.
+ * Every condition and check is read (`GET`), and every log's meta key (which fails on a key of
+ * another type), before anything is written; the logs' entries are pushed before the keys are
+ * written — with one log its `LPUSH` is the first write, and with several their lists' types
+ * are checked first — so a refused or failing commit changes nothing. A refused commit answers
+ * the failing conditions as flat triples: the 1-based index among the writes then the checks,
+ * `1`/`0` whether the key holds text, and that text. A commit that went through answers an
+ * empty array: it set and deleted the keys, pushed each log's elements (newest at the head),
+ * trimmed each log, and published the one change message (none for a commit without writes).
+ *
+ * The meta key of a log is a string: `<bytes>` (the UTF-8 bytes of its entries, counted) or
+ * `?` (not counted), followed by `t` once the log lost an entry. With `maxBytes` the script
+ * counts: it pops the oldest entries while the list is longer than `keep` or holds more than
+ * `maxBytes` bytes (never the newest), and writes the count (an uncounted list is counted once,
+ * by one `LRANGE`). Without `maxBytes` it only `LTRIM`s to `keep` and leaves the list uncounted
+ * (`?`, written only when the state changes): a commit without a byte bound costs no more than
+ * in 0.2. A list written by 0.2 has no meta key: it counts as trimmed (whether it was is not
+ * known).
  */
-const COMMIT_TEXT = `local n = tonumber(ARGV[1])
-local hasLog = ARGV[2] == '1'
+const COMMIT_TEXT = `${ENTRY_SIZE_LUA}
+local n = tonumber(ARGV[1])
+local c = tonumber(ARGV[2])
+local logs = tonumber(ARGV[3])
 local failed = {}
-for i = 1, n do
-  local at = 5 + (i - 1) * 4
-  local mode = ARGV[at + 3]
-  if mode ~= '0' then
-    local current = redis.call('GET', KEYS[i])
-    local holds
-    if mode == '1' then holds = current == false else holds = current == ARGV[at + 4] end
-    if not holds then
-      failed[#failed + 1] = i
-      if current then
-        failed[#failed + 1] = '1'
-        failed[#failed + 1] = current
-      else
-        failed[#failed + 1] = '0'
-        failed[#failed + 1] = ''
-      end
+local function check(index, key, mode, expected)
+  local current = redis.call('GET', key)
+  local holds
+  if mode == '1' then holds = current == false else holds = current == expected end
+  if not holds then
+    failed[#failed + 1] = index
+    if current then
+      failed[#failed + 1] = '1'
+      failed[#failed + 1] = current
+    else
+      failed[#failed + 1] = '0'
+      failed[#failed + 1] = ''
     end
   end
 end
+for i = 1, n do
+  local at = 6 + (i - 1) * 4
+  if ARGV[at + 2] ~= '0' then check(i, KEYS[i], ARGV[at + 2], ARGV[at + 3]) end
+end
+local first = 6 + n * 4
+for j = 1, c do check(n + j, KEYS[n + j], ARGV[first + (j - 1) * 2], ARGV[first + (j - 1) * 2 + 1]) end
 if #failed > 0 then return failed end
-if hasLog then
-  local kind = redis.call('TYPE', KEYS[n + 1]).ok
-  if kind ~= 'list' and kind ~= 'none' then return redis.error_reply('WRONGTYPE the change log key holds a ' .. kind) end
+first = first + c * 2
+local metas = {}
+for l = 1, logs do
+  metas[l] = redis.call('GET', KEYS[n + c + l * 2])
+  if logs > 1 then
+    local kind = redis.call('TYPE', KEYS[n + c + l * 2 - 1]).ok
+    if kind ~= 'list' and kind ~= 'none' then return redis.error_reply('WRONGTYPE the change log key holds a ' .. kind) end
+  end
+end
+local at = first
+local lengths = {}
+for l = 1, logs do
+  local list = KEYS[n + c + l * 2 - 1]
+  if ARGV[at + 2] == '1' then redis.call('DEL', list) end
+  local length = 0
+  for e = at + 4, at + 3 + tonumber(ARGV[at + 3]) do length = redis.call('LPUSH', list, ARGV[e]) end
+  lengths[l] = length
+  at = at + 4 + tonumber(ARGV[at + 3])
 end
 for i = 1, n do
-  local at = 5 + (i - 1) * 4
-  if ARGV[at + 1] == '1' then redis.call('SET', KEYS[i], ARGV[at + 2]) else redis.call('DEL', KEYS[i]) end
+  local w = 6 + (i - 1) * 4
+  if ARGV[w] == '1' then redis.call('SET', KEYS[i], ARGV[w + 1]) else redis.call('DEL', KEYS[i]) end
 end
-if hasLog then
-  for j = 6 + n * 4, #ARGV do redis.call('LPUSH', KEYS[n + 1], ARGV[j]) end
-  redis.call('LTRIM', KEYS[n + 1], 0, tonumber(ARGV[3]) - 1)
+at = first
+for l = 1, logs do
+  local list = KEYS[n + c + l * 2 - 1]
+  local meta_key = KEYS[n + c + l * 2]
+  local keep = tonumber(ARGV[at])
+  local max_bytes = tonumber(ARGV[at + 1])
+  local dropped = ARGV[at + 2] == '1'
+  local k = tonumber(ARGV[at + 3])
+  local length = lengths[l]
+  local meta = metas[l]
+  local trimmed = dropped
+  local bytes = nil
+  if meta then
+    local counted = string.byte(meta, 1) ~= 63
+    if string.byte(meta, -1) == 116 then
+      trimmed = true
+      if counted then bytes = tonumber(string.sub(meta, 1, -2)) end
+    elseif counted then
+      bytes = tonumber(meta)
+    end
+  elseif length > k and not dropped then
+    trimmed = true
+  end
+  if dropped then bytes = 0 end
+  if max_bytes then
+    if not bytes then
+      bytes = 0
+      for _, element in ipairs(redis.call('LRANGE', list, k, -1)) do bytes = bytes + entry_size(element) end
+    end
+    for e = at + 4, at + 3 + k do bytes = bytes + entry_size(ARGV[e]) end
+    while length > 1 and (length > keep or bytes > max_bytes) do
+      bytes = bytes - entry_size(redis.call('RPOP', list))
+      length = length - 1
+      trimmed = true
+    end
+    if trimmed then redis.call('SET', meta_key, bytes .. 't') else redis.call('SET', meta_key, bytes) end
+  else
+    if length > keep then
+      redis.call('LTRIM', list, 0, keep - 1)
+      trimmed = true
+    end
+    local state = trimmed and '?t' or '?'
+    if meta ~= state then redis.call('SET', meta_key, state) end
+  end
+  at = at + 4 + k
 end
-redis.call('PUBLISH', ARGV[4], ARGV[5])
+if n > 0 then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
 return failed`;
+
+/**
+ * One page of a change log (`OptionStore.readLogPage`). KEYS: the list, its meta key. ARGV: the
+ * offset, the limit, and the tag's element prefix (empty: every entry). Answers `{ total,
+ * trimmed (1/0), elements }`: without a tag an `LRANGE` of the page and the list's length; with
+ * one, the list is walked in slices of 256 on the server and only the matching elements of the
+ * page come back, with their count. `trimmed`: the meta key ends with `t`, or the list was
+ * written before 0.3 (it has no meta key).
+ */
+const READ_LOG_PAGE_TEXT = `local offset = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local prefix = ARGV[3]
+local length = redis.call('LLEN', KEYS[1])
+local meta = redis.call('GET', KEYS[2])
+local trimmed = 0
+if (meta and string.byte(meta, -1) == 116) or (not meta and length > 0) then trimmed = 1 end
+if prefix == '' then
+  return {length, trimmed, redis.call('LRANGE', KEYS[1], offset, offset + limit - 1)}
+end
+local total = 0
+local page = {}
+for start = 0, length - 1, 256 do
+  for _, element in ipairs(redis.call('LRANGE', KEYS[1], start, start + 255)) do
+    if string.sub(element, 1, #prefix) == prefix then
+      if total >= offset and #page < limit then page[#page + 1] = element end
+      total = total + 1
+    end
+  end
+end
+return {total, trimmed, page}`;
 
 /** A Lua script and the SHA-1 of its text, by which Redis knows it once loaded (`EVALSHA`). */
 export interface LuaScript {
@@ -92,5 +201,11 @@ export const DELETE_AND_PUBLISH: LuaScript = {
 /** The atomic commit. */
 export const COMMIT: LuaScript = {
   text: COMMIT_TEXT,
-  sha1: '078cbb228e9899ad6d0ea9bb93c71a110cd9aebc',
+  sha1: 'ca78d1a22801c6bd67101bcbe36758646768b316',
+};
+
+/** One page of a change log. */
+export const READ_LOG_PAGE: LuaScript = {
+  text: READ_LOG_PAGE_TEXT,
+  sha1: 'f54cb2f0b7d482d1c13c39558d9872e21b18c12c',
 };

@@ -10,6 +10,12 @@ interface Watcher {
  */
 export class ChangeWatchers {
   readonly #watchers = new Set<Watcher>();
+  /**
+   * The subscribers as a list, made again at each change of the set: a report walks the list as
+   * it was when the report began (a subscriber added or removed meanwhile does not change it),
+   * without copying the set per message.
+   */
+  #list: readonly Watcher[] = [];
   readonly #onError: (error: unknown) => void;
 
   /** @param onError - receives what a subscriber threw */
@@ -29,12 +35,18 @@ export class ChangeWatchers {
   add(onChange: (key: string) => void, onResync?: () => void): () => boolean {
     const watcher: Watcher = { onChange, onResync };
     this.#watchers.add(watcher);
-    return () => this.#watchers.delete(watcher) && this.#watchers.size === 0;
+    this.#list = [...this.#watchers];
+    return () => {
+      const removed = this.#watchers.delete(watcher);
+      if (removed) this.#list = [...this.#watchers];
+      return removed && this.#watchers.size === 0;
+    };
   }
 
   /** Removes every subscriber. */
   clear(): void {
     this.#watchers.clear();
+    this.#list = [];
   }
 
   /**
@@ -42,8 +54,14 @@ export class ChangeWatchers {
    * of one commit), so that a subscriber marks them all stale before it re-reads any.
    */
   reportChanges(keys: readonly string[]): void {
-    for (const watcher of [...this.#watchers]) {
-      for (const key of keys) this.#call(() => watcher.onChange(key));
+    for (const watcher of this.#list) {
+      for (const key of keys) {
+        try {
+          watcher.onChange(key);
+        } catch (error) {
+          this.#onError(error);
+        }
+      }
     }
   }
 
@@ -52,17 +70,13 @@ export class ChangeWatchers {
    * `onResync` callback cannot re-read everything, and is told nothing.
    */
   reportResync(): void {
-    for (const watcher of [...this.#watchers]) {
-      const { onResync } = watcher;
-      if (onResync) this.#call(onResync);
-    }
-  }
-
-  #call(callback: () => void): void {
-    try {
-      callback();
-    } catch (error) {
-      this.#onError(error);
+    for (const { onResync } of this.#list) {
+      if (onResync === undefined) continue;
+      try {
+        onResync();
+      } catch (error) {
+        this.#onError(error);
+      }
     }
   }
 }

@@ -131,10 +131,10 @@ export class RemoteStoreCore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.run(
-      'commit',
-      work,
-      commit.writes.map((write) => write.key),
+    if (this.#closed) return Promise.reject(closedStoreError(this.context.store, 'commit'));
+    // The keys are listed only if the commit lands after it timed out.
+    return runStoreOperation(this.context, 'commit', work, () =>
+      this.#watchers.reportChanges(commit.writes.map((write) => write.key)),
     );
   }
 

@@ -71,3 +71,18 @@ export function closedStoreError(store: string, operation: OptionStoreOperation)
     message: `${store}.${operation} failed: the store is closed`,
   });
 }
+
+/**
+ * Checks an operation's arguments before it runs: `check` answers them as the store reads them
+ * (defaults applied, a cursor parsed) or throws a `TypeError`, which rejects the operation as it
+ * is — a caller's mistake, not a store failure — before anything is sent.
+ */
+export function withCheckedArguments<A, T>(check: () => A, run: (checked: A) => Promise<T>): Promise<T> {
+  let checked: A;
+  try {
+    checked = check();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return run(checked);
+}

@@ -65,6 +65,13 @@ export function describeParity(
           return;
         }
         expect(withoutIssueTime(actual)).toEqual(withoutIssueTime(expected));
+        // A 405 says which method the route does not accept (CONTRACT, third round), on every path.
+        if (actual.status === 405 && testCase.path.startsWith('/api')) {
+          expect(actual.body).toMatchObject({
+            code: 'rest_method_not_allowed',
+            message: `The route exists but does not accept ${testCase.method.toUpperCase()}.`,
+          });
+        }
         // Every answer, REST or admin page, is uncacheable and never sniffed.
         expect(actual.headers).toMatchObject({
           'cache-control': 'no-store',

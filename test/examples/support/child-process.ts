@@ -30,18 +30,20 @@ export interface RunningChild {
 
 /**
  * Starts `npx tsx <script>` (the tsx binary directly, so signals reach it) with PORT=0 and the
- * given variables, and waits until it prints `listening on http://…`.
+ * given variables, in `cwd` (default: the project root), and waits until it prints
+ * `listening on http://…`.
  */
 export function startChild(
   script: string,
   env: Record<string, string>,
   timeoutMs = 15_000,
+  cwd = ROOT,
 ): Promise<RunningChild> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of CLEARED) delete childEnv[name];
   Object.assign(childEnv, { PORT: '0', NO_COLOR: '1' }, env);
   const child: ChildProcess = spawn(TSX, [script], {
-    cwd: ROOT,
+    cwd,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

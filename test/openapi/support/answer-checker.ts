@@ -1,19 +1,16 @@
 /**
  * Checks real answers against an OpenAPI document, as a response validator does: the
  * operation is found by method and path (concrete paths before `{param}` templates), the
- * status must be documented, the JSON body must validate (Ajv, JSON Schema 2020-12, formats)
+ * status must be documented (an error range, `4XX`, read as the statuses it documents), an
+ * error body's `data.status` must be the status, the JSON body must validate (Ajv, JSON Schema 2020-12, formats)
  * and every documented required header must be there with a valid value. Records which
  * documented answers were seen, so a test can tell which ones it never produced.
  */
 
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type {
-  JsonSchema,
-  OpenApiDocument,
-  OpenApiOperation,
-  OpenApiResponse,
-} from 'commerce-plugin-framework/openapi';
+import type { JsonSchema, OpenApiDocument } from 'commerce-plugin-framework/openapi';
+import { type InlineOperation, type InlinePathItem, type InlineResponse, inlinePaths } from './inline-parts';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -29,8 +26,8 @@ const COMPONENTS_ID = 'components.json';
 /** What the document says about one operation's answers, found by method and path. */
 interface Located {
   readonly path: string;
-  readonly operation: OpenApiOperation | undefined;
-  readonly item: Record<string, OpenApiOperation>;
+  readonly operation: InlineOperation | undefined;
+  readonly item: InlinePathItem;
 }
 
 function templateRegExp(path: string): RegExp {
@@ -48,34 +45,34 @@ export function coverageKey(method: string, path: string, status: string): strin
 
 /** Validates answers against `document`. */
 export class AnswerChecker {
-  readonly #document: OpenApiDocument;
   readonly #ajv: Ajv2020;
-  readonly #validators = new Map<JsonSchema, ValidateFunction>();
+  /** Validators by the JSON of their schema: a shared answer's schema is compiled once. */
+  readonly #validators = new Map<string, ValidateFunction>();
   readonly #templates: [string, RegExp][];
-  /** The document's paths, their references pointed at the added components. */
-  readonly #paths: OpenApiDocument['paths'];
+  /** The document's paths, shared parts in place, their schema references pointed at the added components. */
+  readonly #paths: Record<string, InlinePathItem>;
   /** The documented answers seen so far (see {@link coverageKey}). */
   readonly seen = new Set<string>();
 
   constructor(document: OpenApiDocument) {
-    this.#document = document;
     // The answer schemas refer to `#/components/schemas/…`: point them at one added schema.
-    const rewritten = JSON.parse(
-      JSON.stringify(document).replaceAll('"#/components/', `"${COMPONENTS_ID}#/components/`),
-    ) as OpenApiDocument;
+    const pointed = <T>(value: T): T =>
+      JSON.parse(
+        JSON.stringify(value).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/components/schemas/`),
+      ) as T;
     this.#ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.#ajv);
-    this.#ajv.addSchema({ components: rewritten.components }, COMPONENTS_ID);
-    this.#paths = rewritten.paths;
+    this.#ajv.addSchema({ components: { schemas: pointed(document.components.schemas) } }, COMPONENTS_ID);
+    this.#paths = pointed(inlinePaths(document));
     this.#templates = Object.keys(document.paths)
       .filter((path) => path.includes('{'))
       .map((path) => [path, templateRegExp(path)]);
   }
 
-  /** Every documented answer (see {@link coverageKey}). */
+  /** Every documented answer (see {@link coverageKey}); an error range counts as each status it documents. */
   documented(): Set<string> {
     const keys = new Set<string>();
-    for (const [path, item] of Object.entries(this.#document.paths)) {
+    for (const [path, item] of Object.entries(this.#paths)) {
       for (const [method, operation] of Object.entries(item)) {
         for (const status of Object.keys(operation.responses)) keys.add(coverageKey(method, path, status));
       }
@@ -88,8 +85,8 @@ export class AnswerChecker {
     const path =
       pathname in this.#paths ? pathname : this.#templates.find(([, pattern]) => pattern.test(pathname))?.[0];
     if (path === undefined) return undefined;
-    const item = this.#paths[path] as Record<string, OpenApiOperation>;
-    return { path, item, operation: item[method.toLowerCase()] };
+    const item = this.#paths[path]!;
+    return { path, item, operation: item[method.toLowerCase() as keyof InlinePathItem] };
   }
 
   /**
@@ -107,11 +104,16 @@ export class AnswerChecker {
       located.operation ?? (answer.status === 405 ? Object.values(located.item)[0] : undefined);
     if (operation === undefined) return [`${where}: method not documented`];
     const status = String(answer.status);
+    // Error ranges are read as their statuses (see inlinePaths): only `2XX` is left.
     const statusKey = status in operation.responses ? status : `${status[0]}XX`;
-    const response: OpenApiResponse | undefined = operation.responses[statusKey];
+    const response: InlineResponse | undefined = operation.responses[statusKey];
     if (response === undefined) return [`${where}: status not documented`];
     this.seen.add(coverageKey(method, located.path, statusKey));
-    return [...this.#checkBody(where, response, answer), ...this.#checkHeaders(where, response, answer)];
+    return [
+      ...this.#checkBody(where, response, answer),
+      ...this.#checkHeaders(where, response, answer),
+      ...this.#checkDataStatus(where, answer),
+    ];
   }
 
   /** The problems of `value` against one of the document's schemas, e.g. `Error`. */
@@ -120,7 +122,7 @@ export class AnswerChecker {
     return validate(value) ? [] : [this.#ajv.errorsText(validate.errors)];
   }
 
-  #checkBody(where: string, response: OpenApiResponse, answer: CheckedAnswer): string[] {
+  #checkBody(where: string, response: InlineResponse, answer: CheckedAnswer): string[] {
     const schema = response.content?.['application/json']?.schema;
     if (schema === undefined) return answer.text === '' ? [] : [`${where}: a body where none is documented`];
     if (!(answer.headers.get('content-type') ?? '').startsWith('application/json')) {
@@ -138,7 +140,23 @@ export class AnswerChecker {
       : [`${where}: ${this.#ajv.errorsText(validate.errors)} in ${answer.text.slice(0, 300)}`];
   }
 
-  #checkHeaders(where: string, response: OpenApiResponse, answer: CheckedAnswer): string[] {
+  /** An error body's `data.status`, when there is one, is the answer's status. */
+  #checkDataStatus(where: string, answer: CheckedAnswer): string[] {
+    if (answer.status < 400 || !(answer.headers.get('content-type') ?? '').startsWith('application/json'))
+      return [];
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.text);
+    } catch {
+      return [];
+    }
+    const data = (body as { data?: { status?: unknown } } | null)?.data;
+    return typeof data?.status === 'number' && data.status !== answer.status
+      ? [`${where}: data.status ${data.status}`]
+      : [];
+  }
+
+  #checkHeaders(where: string, response: InlineResponse, answer: CheckedAnswer): string[] {
     const problems: string[] = [];
     for (const [name, header] of Object.entries(response.headers ?? {})) {
       const text = answer.headers.get(name);
@@ -156,10 +174,11 @@ export class AnswerChecker {
   }
 
   #validator(schema: JsonSchema): ValidateFunction {
-    let validate = this.#validators.get(schema);
+    const key = JSON.stringify(schema);
+    let validate = this.#validators.get(key);
     if (validate === undefined) {
       validate = this.#ajv.compile(schema);
-      this.#validators.set(schema, validate);
+      this.#validators.set(key, validate);
     }
     return validate;
   }

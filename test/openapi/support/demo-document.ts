@@ -5,10 +5,12 @@ import {
   type OptionStore,
   type RestServer,
   type RestServerOptions,
+  type SettingsOptions,
 } from 'commerce-plugin-framework';
 import type { OpenApiDocument } from 'commerce-plugin-framework/openapi';
 import { createDemoServer, demoOpenApiDocument } from '../../../examples/demo/demo-server';
-import { AcmePayGateway } from '../../../examples/demo/gateway-plugin';
+import { AcmePayGateway, GATEWAY_ID } from '../../../examples/demo/gateway-plugin';
+import { GatewaySettings, type GatewaySettingsHandler } from '../../../examples/demo/gateway-settings';
 
 /** A manager who may also edit orders. */
 export const MANAGER_TOKEN = 'openapi-manager-token';
@@ -27,6 +29,29 @@ export function demoServer(
   options: Omit<RestServerOptions, 'plugins' | 'authenticate'> = {},
 ): RestServer {
   return createDemoServer(new AcmePayGateway(store), { authenticate, ...options });
+}
+
+/** The demo's gateway whose settings have options of their own (`scopeExists`, `rules`…). */
+class ConfiguredGateway extends AcmePayGateway {
+  readonly #configured: GatewaySettingsHandler;
+
+  constructor(store: OptionStore, options: SettingsOptions) {
+    super(store);
+    this.#configured = new GatewaySettings(GATEWAY_ID, store, options);
+  }
+
+  override getSettingsHandler(): GatewaySettingsHandler {
+    return this.#configured;
+  }
+}
+
+/** The demo's server (gateway, items, orders) on `store`, its settings with `settingsOptions`. */
+export function configuredDemoServer(
+  store: OptionStore,
+  settingsOptions: SettingsOptions,
+  options: Omit<RestServerOptions, 'plugins' | 'authenticate'> = {},
+): RestServer {
+  return createDemoServer(new ConfiguredGateway(store, settingsOptions), { authenticate, ...options });
 }
 
 /** The demo's OpenAPI document, as `/openapi.json` serves it. */

@@ -3,12 +3,14 @@
  * data: PGlite (two stores on one embedded database), PostgreSQL (two pools on one table),
  * Redis (two clients on one key prefix). Every kind cleans up after itself.
  */
+
 import { PGlite } from '@electric-sql/pglite';
 import type { OptionStore } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
 import { serviceUrl } from '../../support/services';
 
 /** Two store instances over the same data, and how to drop it. */
@@ -93,11 +95,7 @@ export const REAL_STORES: readonly RealStoreKind[] = [
       const keyPrefix = `cpf-test:integrity:${unique()}:`;
       const stores = clients.map((client) => new RedisOptionStore({ client, keyPrefix }));
       return storePair(stores, async () => {
-        const client = clients[0]!;
-        for (const pattern of [`${keyPrefix}*`, `option-store-log:${keyPrefix}*`]) {
-          const keys = await client.keys(pattern);
-          if (keys.length > 0) await client.del(...keys);
-        }
+        await deleteStoreKeys(clients[0]!, keyPrefix);
         for (const each of clients) each.disconnect();
       });
     },

@@ -7,6 +7,7 @@ import {
   allowPublic,
   createRestServer,
   Framework_REST_Controller,
+  MemoryOptionStore,
   type OptionStore,
   REST_ERROR_CATALOGUE,
   RestError,
@@ -23,6 +24,7 @@ import {
   type CallResult,
   call,
   GatewayPlugin,
+  GatewaySettings,
   NOBODY_TOKEN,
   plainStore,
 } from '../support/fixtures';
@@ -55,6 +57,32 @@ class ThingsController extends Framework_REST_Controller {
 function brokenStore(): OptionStore {
   const fail = () => Promise.reject(new Error('connection refused'));
   return { get: fail, getMany: fail, set: fail, delete: fail };
+}
+
+/** A gateway whose settings have a rule: at most 5 retries. */
+function ruledServer(): RestServer {
+  const settings = new GatewaySettings('acme', new MemoryOptionStore(), {
+    rules: [(values) => (Number(values.retries) > 5 ? [{ id: 'retries', message: 'At most 5.' }] : [])],
+  });
+  class RuledPlugin extends GatewayPlugin {
+    override getSettingsHandler(): GatewaySettings {
+      return settings;
+    }
+  }
+  return createRestServer({ plugins: [new RuledPlugin()], authenticate });
+}
+
+/** A gateway whose settings know their scopes: only `eu` exists. */
+function knownScopesServer(): RestServer {
+  const settings = new GatewaySettings('acme', new MemoryOptionStore(), {
+    scopeExists: (path) => path === 'eu',
+  });
+  class KnownScopesPlugin extends GatewayPlugin {
+    override getSettingsHandler(): GatewaySettings {
+      return settings;
+    }
+  }
+  return createRestServer({ plugins: [new KnownScopesPlugin()], authenticate });
 }
 
 const gateway = (store?: OptionStore, extra: object = {}): RestServer =>
@@ -122,6 +150,52 @@ const CASES: Case[] = [
     () => call(thingsServer(), 'GET', '/api/things/v1/things?context=edit', { token: NOBODY_TOKEN }),
   ],
   ['rest_setting_not_found', 404, () => call(gateway(), 'GET', `${SETTINGS}/nope`, { token: ADMIN_TOKEN })],
+  [
+    'rest_plan_invalid',
+    400,
+    () =>
+      call(gateway(), 'POST', `${SETTINGS}/import`, {
+        token: ADMIN_TOKEN,
+        body: {
+          document: {
+            format: 'commerce-plugin-settings',
+            version: 1,
+            plugin: 'acme',
+            schema_version: 1,
+            levels: { '': { retries: 'many' } },
+          },
+        },
+      }),
+  ],
+  [
+    'rest_history_not_found',
+    404,
+    () =>
+      call(gateway(), 'POST', `${SETTINGS}/restore`, { token: ADMIN_TOKEN, body: { to: 'last tuesday' } }),
+  ],
+  [
+    'rest_schema_outdated',
+    409,
+    () =>
+      call(gateway(new MemoryOptionStore({ 'framework_acme:schema': '9' })), 'PUT', `${SETTINGS}/retries`, {
+        token: ADMIN_TOKEN,
+        body: { value: 4 },
+      }),
+  ],
+  [
+    'rest_setting_rules_failed',
+    400,
+    () => call(ruledServer(), 'PUT', `${SETTINGS}/retries`, { token: ADMIN_TOKEN, body: { value: 9 } }),
+  ],
+  [
+    'rest_scope_not_found',
+    404,
+    () =>
+      call(knownScopesServer(), 'PUT', `${SETTINGS}/retries?scope=EU`, {
+        token: ADMIN_TOKEN,
+        body: { value: 4 },
+      }),
+  ],
   [
     'rest_setting_value_invalid',
     400,

@@ -1,3 +1,4 @@
+import type { PlanConflict, SettingsPlan } from 'commerce-plugin-framework';
 import {
   type ArgFailure,
   type REST_ERROR_CATALOGUE,
@@ -9,6 +10,15 @@ import {
 import { describe, expect, expectTypeOf, it } from 'vitest';
 
 describe('restError', () => {
+  it('is an answer without a stack trace; a RestError of your own keeps its stack', () => {
+    const limit = Error.stackTraceLimit;
+    const answer = restError('rest_forbidden', 'No.', {}, { status: 401 });
+    expect(answer.stack ?? '').not.toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new RestError('acme_out_of_stock', 'Gone.', 409).stack).toMatch(/\n\s+at /);
+    expect(new Error('after').stack).toMatch(/\n\s+at /);
+  });
+
   it('builds a RestError with the catalogue status, the data and the headers', () => {
     const error = restError('rest_precondition_failed', 'Changed.', { etag: '"t"' });
     expect(error).toBeInstanceOf(RestError);
@@ -34,7 +44,9 @@ describe('restError', () => {
   it('types data by the code: a wrong shape does not compile', () => {
     expectTypeOf<RestErrorCode>().toEqualTypeOf<keyof typeof REST_ERROR_CATALOGUE>();
     expectTypeOf<keyof RestErrorData>().toEqualTypeOf<RestErrorCode>();
-    expectTypeOf<RestErrorData['rest_precondition_failed']>().toEqualTypeOf<{ readonly etag: string }>();
+    expectTypeOf<RestErrorData['rest_precondition_failed']>().toEqualTypeOf<
+      { readonly etag: string } | { readonly plan: SettingsPlan; readonly conflicts: readonly PlanConflict[] }
+    >();
     expectTypeOf(restError).parameter(0).toEqualTypeOf<RestErrorCode>();
     const typeOnly = () => {
       // @ts-expect-error: not a code of the catalogue

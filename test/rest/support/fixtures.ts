@@ -11,6 +11,7 @@ import {
   type OptionStore,
   type RestServer,
   type RestServerOptions,
+  type SettingsOptions,
 } from 'commerce-plugin-framework';
 import { readAnswer } from '../../support/read-answer';
 
@@ -55,9 +56,9 @@ export class GatewaySettings extends Framework_Abstract_Settings {
 /** A payment-gateway plugin with settings. */
 export class GatewayPlugin extends Framework_Plugin {
   readonly settings: GatewaySettings;
-  constructor(store: OptionStore = new MemoryOptionStore(), id = 'acme') {
+  constructor(store: OptionStore = new MemoryOptionStore(), id = 'acme', options: SettingsOptions = {}) {
     super({ id, name: 'Acme Payments', version: '1.2.3', isPaymentGateway: true });
-    this.settings = new GatewaySettings(id, store);
+    this.settings = new GatewaySettings(id, store, options);
   }
   override getSettingsHandler(): GatewaySettings {
     return this.settings;

@@ -9,6 +9,7 @@ import {
 import { decodeBase64Url, encodeBase64Url } from 'commerce-plugin-framework/adapter-kit';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aesGcmCipher } from '../../../src/settings/secrets/aes-gcm-cipher';
 import {
   anyText,
   contextArbitrary,
@@ -292,17 +293,54 @@ describe('createAesGcmCipher: interoperability (standard AES-256-GCM, checked ag
   });
 });
 
+describe('createAesGcmCipher: the native engine and WebCrypto', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('on Node, runs AES-GCM natively: WebCrypto is never called', async () => {
+    const encrypt = vi.spyOn(globalThis.crypto.subtle, 'encrypt');
+    const decrypt = vi.spyOn(globalThis.crypto.subtle, 'decrypt');
+    const importKey = vi.spyOn(globalThis.crypto.subtle, 'importKey');
+    const cipher = createAesGcmCipher([{ id: 'k1', key: newKeyText() }]);
+    expect(await cipher.decrypt(await cipher.encrypt('sk_live_1', CONTEXT), CONTEXT)).toBe('sk_live_1');
+    expect([encrypt, decrypt, importKey].map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0]);
+  });
+
+  it('each reads what the other writes, and both refuse the same altered texts', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyText, contextArbitrary, fc.nat(), async (plain, context, position) => {
+        const key = [{ id: 'k1', key: newKeyText() }];
+        const native = createAesGcmCipher(key);
+        const web = aesGcmCipher(key, 'webcrypto');
+        const fromNative = await native.encrypt(plain, context);
+        const fromWeb = await web.encrypt(plain, context);
+        expect(await web.decrypt(fromNative, context)).toBe(plain);
+        expect(await native.decrypt(fromWeb, context)).toBe(plain);
+        expect(fromNative.length).toBe(fromWeb.length);
+        // One character of the data changed: both refuse it.
+        const data = fromNative.lastIndexOf(':') + 1;
+        const at = data + (position % (fromNative.length - data));
+        const altered = `${fromNative.slice(0, at)}${fromNative[at] === 'A' ? 'B' : 'A'}${fromNative.slice(at + 1)}`;
+        await expect(native.decrypt(altered, context)).rejects.toThrow();
+        await expect(web.decrypt(altered, context)).rejects.toThrow();
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 describe('createAesGcmCipher: keys', () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
-  it('imports each key once, lazily, also under concurrent use', async () => {
+  it('on WebCrypto, imports each key once, lazily, also under concurrent use', async () => {
     const oldKey = { id: 'old', key: newKeyText() };
     const storedOld = await createAesGcmCipher([oldKey]).encrypt('before rotation', CONTEXT);
     const importKey = vi.spyOn(globalThis.crypto.subtle, 'importKey');
 
-    const cipher = createAesGcmCipher([{ id: 'new', key: newKeyText() }, oldKey]);
+    const cipher = aesGcmCipher([{ id: 'new', key: newKeyText() }, oldKey], 'webcrypto');
     expect(importKey).not.toHaveBeenCalled();
     const stored = await Promise.all(
       Array.from({ length: 20 }, (_, index) => cipher.encrypt(`v${index}`, CONTEXT)),

@@ -123,13 +123,17 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server'
           ok: false,
           current: new Map([['k', 'w']]),
         });
+        // A delete, or several keys, take the general statement; one key set the single-key one.
+        expect(await store.commit({ writes: [{ key: 'k', value: null, expect: 'w' }] })).toEqual({
+          ok: true,
+        });
         const { rows } = await single.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
         return rows.map((row) => row.name.replace(store.channel, '<channel>')).sort();
       } finally {
         await single.end();
       }
     };
-    expect(await prepared(true)).toEqual(['<channel>_c', '<channel>_cl']);
+    expect(await prepared(true)).toEqual(['<channel>_c', '<channel>_cs', '<channel>_csl']);
     expect(await prepared(false)).toEqual([]);
   });
 

@@ -97,7 +97,7 @@ describeWithRedisCluster('RedisOptionStore on a local 3-master Redis Cluster', (
         { key: 'a@eu/de', value: '1', expect: null },
         { key: 'b@eu/de', value: '2' },
       ],
-      log: { name: 'log@eu/de', entries: ['entry'], keep: 5 },
+      log: { name: 'log@eu/de', entries: ['{"entry":1}'], keep: 5 },
     });
     expect(result).toEqual({ ok: true });
     await store.set('global', 'g');
@@ -107,8 +107,11 @@ describeWithRedisCluster('RedisOptionStore on a local 3-master Redis Cluster', (
     expect(await raw.get(`${keyPrefix}{@}global`)).toBe('g');
     expect(await raw.get(`${keyPrefix}{a)b}odd@a}b`)).toBe('braced');
     const logKey = `option-store-log:${keyPrefix}{eu/de}log@eu/de`;
-    expect(await raw.lrange(logKey, 0, -1)).toEqual(['entry']);
+    expect(await raw.lrange(logKey, 0, -1)).toEqual(['{"entry":1}']);
     expect(await keySlot(logKey)).toBe(await keySlot(`${keyPrefix}{eu/de}a@eu/de`));
+    const metaKey = `option-store-log-meta:${keyPrefix}{eu/de}log@eu/de`;
+    expect(await raw.get(metaKey)).toBe('?');
+    expect(await keySlot(metaKey)).toBe(await keySlot(logKey));
     expect(await store.getMany(['a@eu/de', 'b@eu/de', 'global', 'odd@a}b'])).toEqual(
       new Map([
         ['a@eu/de', '1'],
@@ -169,6 +172,86 @@ describeWithRedisCluster('RedisOptionStore on a local 3-master Redis Cluster', (
     expect(error).toBeInstanceOf(OptionStoreError);
     expect((error as Error).message).toContain('partition');
     expect(await store.getMany(['a@eu', 'b@us'])).toEqual(new Map());
+  });
+
+  it('commits stay in one slot: a check or a log of another partition rejects, and crossPartitionCommits is false', async () => {
+    const keyPrefix = freshPrefix();
+    const store = new RedisOptionStore({ client: client(), keyPrefix });
+    expect(store.crossPartitionCommits).toBe(false);
+    await store.set('record@us', 'v1');
+    for (const commit of [
+      { writes: [{ key: 'a@eu', value: '1' }], checks: [{ key: 'record@us', expect: 'v1' }] },
+      { writes: [{ key: 'a@eu', value: '1' }], logs: [{ name: 'log@us', entries: ['e'], keep: 5 }] },
+    ]) {
+      const error = await store.commit(commit).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OptionStoreError);
+      expect((error as Error).message).toContain('partition');
+    }
+    expect(await store.get('a@eu')).toBeUndefined();
+    expect(await store.readLog('log@us', 5)).toEqual([]);
+    const inOne = await store.commit({
+      writes: [{ key: 'a@us', value: '1' }],
+      checks: [{ key: 'record@us', expect: 'v1' }],
+      logs: [
+        { name: 'log@us', entries: ['e1'], keep: 5, tags: ['a'] },
+        { name: 'other@us', entries: ['e2'], keep: 5 },
+      ],
+    });
+    expect(inOne).toEqual({ ok: true });
+    expect(await store.readLogPage('log@us', { limit: 5, tag: 'a' })).toEqual({
+      entries: ['e1'],
+      total: 1,
+      trimmed: false,
+    });
+  });
+
+  it('scan walks every master, its cursor naming the master; keys and log names alike', async () => {
+    const keyPrefix = freshPrefix();
+    const store = new RedisOptionStore({ client: client(), keyPrefix });
+    const keys = Array.from({ length: 30 }, (_, index) => `key@p${index}`);
+    for (const key of keys) {
+      await store.commit({
+        writes: [{ key, value: 'v' }],
+        log: { name: `log@${key.slice(4)}`, entries: ['e'], keep: 5 },
+      });
+    }
+    // The masters in the order the store numbers them (by address), and the master of each key.
+    const address = (node: { options: { host?: string; port?: number } }) =>
+      `${node.options.host}:${node.options.port}`;
+    const masters = [...client().nodes('master')].sort((a, b) => (address(a) < address(b) ? -1 : 1));
+    const masterOf = new Map<string, number>();
+    for (const [index, node] of masters.entries()) {
+      for (const redisKey of await node.keys(`${keyPrefix}*`)) {
+        const key = /\}(key@p\d+)$/.exec(redisKey)?.[1];
+        if (key !== undefined) masterOf.set(key, index);
+      }
+    }
+    expect(new Set(masterOf.values()).size).toBe(3);
+    const masterIndex = (cursor: string | null) =>
+      cursor === null ? masters.length : Number(cursor.split(':')[0]);
+    const scanAll = async (logs: boolean) => {
+      const items = new Set<string>();
+      let cursor: string | null = null;
+      do {
+        // A page starts on the master its cursor names and ends on the one its next cursor names:
+        // every key it holds lives on a master in between.
+        const page = await store.scan({ prefix: logs ? 'log@' : 'key@', cursor, count: 1, logs });
+        const first = cursor === null ? 0 : masterIndex(cursor);
+        const last = Math.min(masterIndex(page.cursor), masters.length - 1);
+        expect(masterIndex(page.cursor)).toBeGreaterThanOrEqual(first);
+        for (const item of page.items) {
+          items.add(item);
+          const master = masterOf.get(logs ? `key@${item.slice(4)}` : item)!;
+          expect(master).toBeGreaterThanOrEqual(first);
+          expect(master).toBeLessThanOrEqual(last);
+        }
+        cursor = page.cursor;
+      } while (cursor !== null);
+      return items;
+    };
+    expect(await scanAll(false)).toEqual(new Set(keys));
+    expect(await scanAll(true)).toEqual(new Set(keys.map((key) => `log@${key.slice(4)}`)));
+    await expect(store.scan({ prefix: '', cursor: 'not a cursor', count: 5 })).rejects.toThrow(TypeError);
   });
 
   it('a key prefix with its own {hash tag} puts every key in one slot', async () => {

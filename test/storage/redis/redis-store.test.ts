@@ -7,7 +7,12 @@ import {
 } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
-import { COMMIT, DELETE_AND_PUBLISH, SET_AND_PUBLISH } from '../../../src/storage/redis/redis-scripts';
+import {
+  COMMIT,
+  DELETE_AND_PUBLISH,
+  READ_LOG_PAGE,
+  SET_AND_PUBLISH,
+} from '../../../src/storage/redis/redis-scripts';
 import { describeWithService } from '../../support/services';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
 
@@ -26,7 +31,10 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
 
   afterAll(async () => {
     await admin.call('CLIENT', 'UNPAUSE').catch(() => undefined);
-    const leftovers = await admin.keys(`cpf-test:store:${suffix}:*`);
+    const leftovers = [
+      ...(await admin.keys(`cpf-test:store:${suffix}:*`)),
+      ...(await admin.keys(`option-store-log*:cpf-test:store:${suffix}:*`)),
+    ];
     if (leftovers.length > 0) await admin.del(...leftovers);
     client.disconnect();
     admin.disconnect();
@@ -67,7 +75,7 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
   });
 
   it('knows each script by the SHA-1 of its text', () => {
-    for (const script of [SET_AND_PUBLISH, DELETE_AND_PUBLISH, COMMIT]) {
+    for (const script of [SET_AND_PUBLISH, DELETE_AND_PUBLISH, COMMIT, READ_LOG_PAGE]) {
       expect(script.sha1).toBe(createHash('sha1').update(script.text).digest('hex'));
     }
   });
@@ -248,11 +256,11 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
     expect(store.cluster).toBe(false);
     await store.commit({
       writes: [{ key: 'k@eu/de', value: 'scoped' }],
-      log: { name: 'log@eu/de', entries: ['entry'], keep: 3 },
+      log: { name: 'log@eu/de', entries: ['{"entry":1}'], keep: 3 },
     });
     expect(await admin.get(`${keyPrefix}k@eu/de`)).toBe('scoped');
-    expect(await admin.lrange(`option-store-log:${keyPrefix}log@eu/de`, 0, -1)).toEqual(['entry']);
-    await admin.del(`option-store-log:${keyPrefix}log@eu/de`);
+    expect(await admin.lrange(`option-store-log:${keyPrefix}log@eu/de`, 0, -1)).toEqual(['{"entry":1}']);
+    expect(await admin.get(`option-store-log-meta:${keyPrefix}log@eu/de`)).toBe('?');
   });
 
   it('a commit is one script and one change message naming every key; listKeys lists string keys only', async () => {

@@ -1,0 +1,193 @@
+import type { SettingsSchema } from '../schema/settings-schema';
+import type { LevelServices } from './level-services';
+import { KEY_PAGE_SIZE, storedKeyPages } from './stored-keys';
+
+/** A scope found holding values of a plugin. */
+export interface FoundScope {
+  /** The scope path. */
+  readonly scope: string;
+  /**
+   * The ids with a stored value at the scope, when the store's scans are ordered (every scope then
+   * comes once). `undefined` for an unordered store: the scope may come once per id it holds, and
+   * `via` says under which id's keys it was found this time.
+   */
+  readonly present: ReadonlySet<string> | undefined;
+  /** The id under whose keys the scope was found (with `present`: the first of its ids). */
+  readonly via: string;
+  /**
+   * Read with the scan (ordered stores): the stored text of each id in `present`, and the text of
+   * the scope's migration marker (`undefined`: none). Absent: the consumer reads them.
+   */
+  readonly read?: { readonly texts: ReadonlyMap<string, string>; readonly marker: string | undefined };
+}
+
+/**
+ * One prefix's ordered scan, a page at a time with the stored texts (one round trip for keys and
+ * values) or without them, its keys turned into scope paths.
+ */
+class ScopeCursor {
+  readonly id: string;
+  readonly #services: LevelServices;
+  readonly #prefix: string;
+  readonly #values: boolean;
+  /**
+   * The page's scope paths end to end in one string, each from `#ends[at - 1]` (0 first) to
+   * `#ends[at]`: one object per page instead of a key string per scope, which lives as long as
+   * the page is merged (several batches and their commits) and so would be promoted to the old
+   * generation, a page of every cursor at a time.
+   */
+  #scopes = '';
+  #ends: Uint32Array = new Uint32Array(0);
+  #texts: string[] = [];
+  #at = 0;
+  #cursor: string | null = null;
+  #done = false;
+
+  constructor(services: LevelServices, prefix: string, id: string, values: boolean) {
+    this.id = id;
+    this.#services = services;
+    this.#prefix = prefix;
+    this.#values = values;
+  }
+
+  /** Whether {@link peek} can answer without reading a page. */
+  get ready(): boolean {
+    return this.#at < this.#ends.length || this.#done;
+  }
+
+  /** The current scope when {@link ready}, `undefined` at the end. */
+  peek(): string | undefined {
+    const at = this.#at;
+    if (at >= this.#ends.length) return undefined;
+    return this.#scopes.slice(at === 0 ? 0 : this.#ends[at - 1], this.#ends[at]);
+  }
+
+  /** The current scope, `undefined` at the end (reads the next page when this one is used up). */
+  async head(): Promise<string | undefined> {
+    while (!this.ready) {
+      const store = this.#services.store;
+      const cursor = this.#cursor;
+      const values = this.#values;
+      const page = await this.#services.call('scan', () =>
+        store.scan!({ prefix: this.#prefix, cursor, count: KEY_PAGE_SIZE, values }),
+      );
+      const scopes = page.items.map((key) => key.slice(this.#prefix.length));
+      const ends = new Uint32Array(scopes.length);
+      let end = 0;
+      for (let index = 0; index < scopes.length; index++) {
+        end += scopes[index]!.length;
+        ends[index] = end;
+      }
+      this.#scopes = scopes.join('');
+      this.#ends = ends;
+      this.#texts = page.values ?? [];
+      this.#at = 0;
+      this.#cursor = page.cursor;
+      if (page.cursor === null) this.#done = true;
+    }
+    return this.peek();
+  }
+
+  /** The current key's stored text. */
+  text(): string | undefined {
+    return this.#texts[this.#at];
+  }
+
+  advance(): void {
+    this.#at++;
+  }
+}
+
+/**
+ * Every scope holding a stored value under one of `ids` (`${base}_${id}@…`), in batches of
+ * `batchSize`, with memory bounded by one page per id: where the store's scans are ordered
+ * (PostgreSQL, memory) the scans of every id — and of the migration markers — are merged, values
+ * beside keys, so each scope comes once, in code-unit order, with the ids it holds, their texts and
+ * its marker (no further read); elsewhere (Redis) the ids are scanned one after the other and a
+ * scope comes once per id it holds (`present` undefined: the consumer tells repeats apart and
+ * reads the values). With `valueIds`, only those ids' texts are read (the others' keys say
+ * which scopes hold them).
+ */
+export async function* streamScopes(
+  services: LevelServices,
+  schema: SettingsSchema,
+  ids: readonly string[],
+  batchSize: number,
+  valueIds?: ReadonlySet<string>,
+): AsyncGenerator<FoundScope[]> {
+  if (ids.length === 0) return;
+  const ordered = await scansAreOrdered(services, schema, ids[0]!);
+  let batch: FoundScope[] = [];
+  if (!ordered) {
+    for (const id of ids) {
+      for await (const page of storedKeyPages(services, schema.scopedKeyPrefix(id), KEY_PAGE_SIZE)) {
+        const prefix = schema.scopedKeyPrefix(id).length;
+        for (const scope of new Set(page.map((key) => key.slice(prefix)))) {
+          batch.push({ scope, present: undefined, via: id });
+          if (batch.length >= batchSize) {
+            yield batch;
+            batch = [];
+          }
+        }
+      }
+    }
+  } else {
+    const cursors = ids.map(
+      (id) =>
+        new ScopeCursor(services, schema.scopedKeyPrefix(id), id, valueIds === undefined || valueIds.has(id)),
+    );
+    const markers = new ScopeCursor(services, schema.levelMarkerKey(''), '', true);
+    const heads: (string | undefined)[] = new Array(cursors.length);
+    for (;;) {
+      // Only cursors at the end of their page wait (for their next pages, together).
+      const waiting = cursors.filter((cursor) => !cursor.ready);
+      if (waiting.length > 0) await Promise.all(waiting.map((cursor) => cursor.head()));
+      let least: string | undefined;
+      for (let index = 0; index < cursors.length; index++) {
+        const head = cursors[index]!.peek();
+        heads[index] = head;
+        if (head !== undefined && (least === undefined || head < least)) least = head;
+      }
+      if (least === undefined) break;
+      const present = new Set<string>();
+      const texts = new Map<string, string>();
+      for (let index = 0; index < cursors.length; index++) {
+        if (heads[index] !== least) continue;
+        const cursor = cursors[index]!;
+        present.add(cursor.id);
+        const text = cursor.text();
+        if (text !== undefined) texts.set(cursor.id, text);
+        cursor.advance();
+      }
+      // Markers of scopes without values are passed over.
+      let marker: string | undefined;
+      for (
+        let at = markers.ready ? markers.peek() : await markers.head();
+        at !== undefined && at <= least;
+        at = markers.ready ? markers.peek() : await markers.head()
+      ) {
+        if (at === least) marker = markers.text();
+        markers.advance();
+      }
+      batch.push({ scope: least, present, via: [...present][0]!, read: { texts, marker } });
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Whether the store's scans come ordered (one probe page of one prefix). */
+export async function scansAreOrdered(
+  services: LevelServices,
+  schema: SettingsSchema,
+  id: string,
+): Promise<boolean> {
+  const store = services.store;
+  if (typeof store.scan !== 'function') return false;
+  const prefix = schema.scopedKeyPrefix(id);
+  const page = await services.call('scan', () => store.scan!({ prefix, count: 1 }));
+  return page.ordered === true;
+}
