@@ -13,7 +13,7 @@ import type { SettingsCore } from '../settings-core';
 import { storeName } from '../store-calls';
 import { UnsupportedByStoreError } from '../writes/unsupported-by-store';
 import type { WriteOptions } from '../writes/write-options';
-import { planId, preconditionOf } from './plan-integrity';
+import { currentPrecondition, planId } from './plan-integrity';
 import { openForPlan } from './plan-seal';
 import { type PlanConflict, PlanConflictError, PlanRefusedError, type SettingsPlan } from './settings-plan';
 
@@ -28,6 +28,8 @@ interface Planned {
   /** The plain storage text to store; `undefined` deletes. */
   readonly text: string | undefined;
   readonly precondition: string | null;
+  /** Its index among the plan's changes. */
+  readonly index: number;
 }
 
 function notOurs(why: string): PlanRefusedError {
@@ -78,7 +80,7 @@ async function checkedChanges(core: SettingsCore, plan: SettingsPlan, salt: stri
     const precondition = preconditions[index];
     if (precondition !== null && typeof precondition !== 'string')
       throw notOurs('it was not made by this package');
-    planned.push({ scope, id: setting.getId(), key, text, precondition });
+    planned.push({ scope, id: setting.getId(), key, text, precondition, index });
   }
   const id = planId(salt, core.pluginId, changes, errors, preconditions, plainSecrets);
   if (id !== plan.id) throw notOurs('it was edited, or not made by this package');
@@ -106,7 +108,7 @@ export async function applyPlan(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     // The schema record as it is now (a refused commit may have been refused for it).
     const guard = await core.versions.guard(core.pluginId);
-    const outcome = await attemptApply(core, planned, options, guard, salt);
+    const outcome = await attemptApply(core, plan, planned, options, guard, salt);
     if (outcome === 'again') {
       core.versions.forget();
       continue;
@@ -129,6 +131,7 @@ function levelsOf(planned: readonly Planned[]): string[] {
 
 async function attemptApply(
   core: SettingsCore,
+  plan: SettingsPlan,
   planned: readonly Planned[],
   options: WriteOptions,
   guard: Awaited<ReturnType<SettingsCore['versions']['guard']>>,
@@ -150,7 +153,8 @@ async function attemptApply(
   // Preconditions: every planned key still holds what it held.
   const conflicts: PlanConflict[] = [];
   for (const change of planned) {
-    if (preconditionOf(salt, change.key, found.get(change.key)) !== change.precondition) {
+    const current = currentPrecondition(plan, change.index, salt, change.key, found.get(change.key));
+    if (current !== change.precondition) {
       conflicts.push({ scope: change.scope === '' ? null : change.scope, id: change.id });
     }
   }

@@ -10,7 +10,7 @@ import type { SettingsCore } from '../settings-core';
 import { checkChanges } from '../writes/invoke-write';
 import type { SettingChange } from '../writes/write-options';
 import { compareText, objectKeyOrder } from './json-order';
-import { planId, preconditionOf } from './plan-integrity';
+import { type DigestedText, planId, preconditionOf, rememberDigests } from './plan-integrity';
 import { sealForPlan } from './plan-seal';
 import { secretFingerprint } from './secret-fingerprint';
 import type { PlanChange, PlanError, PlanErrorCode, SettingsPlan } from './settings-plan';
@@ -281,6 +281,7 @@ async function assemble(
 ): Promise<SettingsPlan> {
   const changes: PlanChange[] = [];
   const preconditions: (string | null)[] = [];
+  const digested: DigestedText[] = [];
   const sealed: Record<string, string> = {};
   const plainSecrets: Record<string, string> = {};
   for (const scope of order) {
@@ -306,7 +307,10 @@ async function assemble(
         old: maskValue(old, secret),
         new: maskValue(plan.values.get(id) ?? null, secret),
       });
-      preconditions.push(preconditionOf(salt, key, plan.stored.get(id)));
+      const stored = plan.stored.get(id);
+      const digest = preconditionOf(salt, key, stored);
+      preconditions.push(digest);
+      digested.push({ key, text: stored, digest });
       if (secret && text !== undefined) {
         sealed[String(index)] = await sealForPlan(salt, key, text);
         plainSecrets[String(index)] = text;
@@ -314,5 +318,7 @@ async function assemble(
     }
   }
   const id = planId(salt, core.pluginId, changes, errors, preconditions, plainSecrets);
-  return { plugin: core.pluginId, id, changes, errors, preconditions, sealed };
+  const made: SettingsPlan = { plugin: core.pluginId, id, changes, errors, preconditions, sealed };
+  rememberDigests(made, salt, digested);
+  return made;
 }

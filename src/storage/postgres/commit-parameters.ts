@@ -1,5 +1,6 @@
 import { boundAppend } from '../log-bounds';
 import { commitLogs, type StoreCommit, type StoreLogAppend, type StoreWrite } from '../store-commit';
+import { integerArrayLiteral, textArrayLiteral } from './array-literal';
 import type { CommitShape } from './commit-statement';
 
 /** The condition modes of a write as the commit statement reads them. */
@@ -33,8 +34,8 @@ export function commitRequest(commit: StoreCommit, channel: string, payload: str
   const checks = commit.checks ?? [];
   if (checks.length > 0) {
     parameters.push(
-      checks.map((check) => check.key),
-      checks.map((check) => check.expect),
+      textArrayLiteral(checks.map((check) => check.key)),
+      textArrayLiteral(checks.map((check) => check.expect)),
     );
   }
   const logs = appendedLogs(commit);
@@ -86,7 +87,12 @@ function writeParameters(commit: StoreCommit): unknown[] {
     expects.push(typeof expect === 'string' ? expect : null);
     modes.push(conditionMode(expect));
   }
-  return [keys, values, expects, modes];
+  return [
+    textArrayLiteral(keys),
+    textArrayLiteral(values),
+    textArrayLiteral(expects),
+    integerArrayLiteral(modes),
+  ];
 }
 
 /** The bytes of a batch before each of its entries, from their sizes. */
@@ -109,9 +115,9 @@ function oneLogParameters(log: StoreLogAppend): unknown[] {
     bounded.dropped,
     bounded.entries.length,
     bounded.bytes,
-    bounded.entries,
-    bounded.tags ?? null,
-    offsets(bounded.sizes),
+    textArrayLiteral(bounded.entries),
+    bounded.tags === undefined ? null : textArrayLiteral(bounded.tags),
+    integerArrayLiteral(offsets(bounded.sizes)),
   ];
 }
 
@@ -154,9 +160,20 @@ function logParameters(
   }
   const bounds = sharedBounds
     ? [keeps[0], ...(byteBound ? [maxBytes[0]] : [])]
-    : [keeps, ...(byteBound ? [maxBytes] : [])];
-  const texts = sharedBounds ? entriesJson(entries) : entries;
-  return [names, ...bounds, dropped, added, bytes, entryLogs, texts, tags, positions, before];
+    : [integerArrayLiteral(keeps), ...(byteBound ? [integerArrayLiteral(maxBytes)] : [])];
+  const texts = sharedBounds ? entriesJson(entries) : textArrayLiteral(entries);
+  return [
+    textArrayLiteral(names),
+    ...bounds,
+    integerArrayLiteral(dropped),
+    integerArrayLiteral(added),
+    integerArrayLiteral(bytes),
+    textArrayLiteral(entryLogs),
+    texts,
+    textArrayLiteral(tags),
+    integerArrayLiteral(positions),
+    integerArrayLiteral(before),
+  ];
 }
 
 /** A surrogate standing alone (with `u`, a pair is one code point, not matched). */

@@ -5,6 +5,7 @@ import { withCheckedArguments } from '../remote/store-operation';
 import type { StoreCommit, StoreCommitResult } from '../store-commit';
 import { checkLogPageQuery, type LogPage, type LogPageQuery } from '../store-log';
 import { checkScanQuery, type ScanPage, type ScanQuery } from '../store-scan';
+import { textArrayLiteral } from './array-literal';
 import { commitRequest } from './commit-parameters';
 import { COMMIT_CONFLICT_MARKER } from './commit-statement';
 import { isLargeCommit, queryWithoutJit } from './jit-free-commit';
@@ -189,7 +190,7 @@ export class PostgresOptionStore implements OptionStore {
     return this.#run('getMany', async () => {
       const found = new Map<string, string>();
       const unique = keys.length === 1 ? keys : [...new Set(keys)];
-      const { rows } = await this.#read(this.#sql.getMany, [unique]);
+      const { rows } = await this.#read(this.#sql.getMany, [textArrayLiteral(unique)]);
       for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
         if (typeof row.key === 'string' && typeof row.value === 'string') found.set(row.key, row.value);
       }
@@ -310,7 +311,9 @@ export class PostgresOptionStore implements OptionStore {
       ...commit.writes.filter((write) => write.expect !== undefined),
       ...(commit.checks ?? []),
     ];
-    const { rows } = await this.#query(this.#sql.getMany, [conditional.map((write) => write.key)]);
+    const { rows } = await this.#query(this.#sql.getMany, [
+      textArrayLiteral(conditional.map((write) => write.key)),
+    ]);
     const stored = new Map<string, string>();
     for (const row of rows as Array<{ key: string; value: string }>) stored.set(row.key, row.value);
     const current = new Map<string, string | null>();

@@ -1,0 +1,34 @@
+/**
+ * PostgreSQL array literals for `$n::text[]` and `$n::bigint[]` parameters, made by the store
+ * instead of the driver. node-postgres turns a JavaScript array into the same literal, but
+ * escapes every element with two regular-expression replaces, even a number: for the 10,000
+ * keys, texts and expected texts of a large commit that was a tenth of the client's work. Here
+ * an element is copied as it is unless it holds a quote or a backslash. Both drivers pass a
+ * string parameter through unchanged, and the cast in the statement parses it.
+ */
+
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
+/** The literal of `texts` (`null`: SQL NULL), every element quoted. */
+export function textArrayLiteral(texts: readonly (string | null | undefined)[]): string {
+  let literal = '{';
+  for (let index = 0; index < texts.length; index++) {
+    if (index > 0) literal += ',';
+    const text = texts[index];
+    if (text === null || text === undefined) literal += 'NULL';
+    else literal += `"${NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, '\\$&') : text}"`;
+  }
+  return `${literal}}`;
+}
+
+/** The literal of integers `numbers` (`null`: SQL NULL). */
+export function integerArrayLiteral(numbers: readonly (number | null | undefined)[]): string {
+  let literal = '{';
+  for (let index = 0; index < numbers.length; index++) {
+    if (index > 0) literal += ',';
+    const number = numbers[index];
+    literal += number === null || number === undefined ? 'NULL' : String(number);
+  }
+  return `${literal}}`;
+}
