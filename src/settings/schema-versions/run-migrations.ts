@@ -31,7 +31,7 @@ import type {
 } from './settings-migration';
 
 /** How many scopes one read (and, where the store commits across partitions, one commit) takes. */
-const LEVELS_PER_BATCH = 200;
+const LEVELS_PER_BATCH = 100;
 /** How many writes one commit of several levels holds at most. */
 const WRITES_PER_COMMIT = 1500;
 /** How often the whole migration starts over after losing a race for the record. */
