@@ -67,12 +67,23 @@ const WRITES_PUT_MISS =
   'storage.';
 
 const PLAN_APPLY_MISS =
-  '**Variable around the target.** Over 9 runs after this round’s changes (the JIT-free large commit, head rows ' +
-  'updated from their own insert, entries as one JSON parameter, the native HMAC for the plan id): 2.69–3.54×, ' +
-  'median 3.12×, under 3× when the machine is quiet (load 1.2–1.6: 2.69×, 2.88×). What remains: the 10,000 writes ' +
-  'still go as `text[]` arrays the driver escapes element by element, and the plan id (an HMAC over every change, ' +
-  'about 1 MB) is computed when planning and again when applying. Proposed: the writes as one JSON parameter, as ' +
-  'the log entries now are.';
+  '**Variable around the target.** The last changes (applying a plan object reuses the precondition digests its ' +
+  'planning computed; array parameters as literals the store writes) took the client’s own work between the ' +
+  'read and the commit from about 55 ms to 17–25 ms; 9 partial runs gave 2.56–2.99×. What remains is the database: ' +
+  'the commit of 10,000 conditional writes and 10,000 history entries in 1,000 logs runs about 240 ms on the ' +
+  'server (EXPLAIN ANALYZE through auto_explain: locking and comparing the 10,000 rows 50 ms, updating them 64 ms, ' +
+  'inserting the entries into 1,000 per-level logs 113 ms, where the floor appends to one log), and the floor ' +
+  'itself varies by a third between runs on this machine. Proposed: the conditional update through the rows the ' +
+  'lock step already found (by row id), and entries numbered without a per-log head row (see the PUT row).';
+
+const MIGRATION_MISS =
+  '**Variable around the target.** The migration reads the scopes in batches of 100 with pages of two batches ' +
+  'per cursor (20 settings and the markers: 21 scans per 200 scopes), which keeps the heap growth at 25–37 MB but ' +
+  'sends about 10,000 scan statements; on this machine each statement costs about 0.1 ms of system calls in the ' +
+  'client alone (`writev`, 19% of the profile). 2.6–3.1× over the last runs, 4.2× once on a loaded machine. Tried and dropped: the concurrent ' +
+  'scans of a page round as one statement (one connection instead of four: slower, and the heap grew again); ' +
+  'larger pages for the cursors that read keys only (the heap grew again). Proposed: a store capability that ' +
+  'answers which scopes hold any key of a plugin, so the cursors that read keys only are not needed.';
 
 const BUNDLE_MISS =
   '**Cause (bundle map above).** What a small app loads at start is the settings core, the argument compiler, ' +
@@ -90,6 +101,7 @@ export const MISS_NOTES: Readonly<Record<string, string>> = {
   'propagation-redis-4': PROPAGATION_MISS,
   'writes-put': WRITES_PUT_MISS,
   'lifecycle-plan-apply': PLAN_APPLY_MISS,
+  'lifecycle-migration': MIGRATION_MISS,
   'bundle-app-budget': BUNDLE_MISS,
   'scopes-warm-read':
     '**Cause (profiled).** `settings.scope(path)` checked the path (split + regex per segment) and allocated a view ' +
