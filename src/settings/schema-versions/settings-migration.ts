@@ -69,7 +69,7 @@ export interface MigrateOptions {
   /** Who migrates: recorded in the history entries (`via: 'migration'`). Default `null`. */
   readonly actor?: WriteActor | null;
   /**
-   * Called after the global level and after each batch of scopes (a few hundred) with how many
+   * Called after the global level and after each batch of scopes (100) with how many
    * levels were looked at so far — for a progress line. A throw from it is ignored. On a store
    * whose scans are unordered (Redis) a scope holding several settings may count more than once.
    */
