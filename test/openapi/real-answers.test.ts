@@ -416,6 +416,9 @@ describe('the demo answers as its document says, over HTTP', () => {
       expect(JSON.parse(refused.text).code).toBe('rest_setting_rules_failed');
     }, 1);
     const beforeChange = now();
+    // The change's history entry must be later than that time (a time names the state right
+    // after every entry made at or before it, to the millisecond).
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await checked(importing({ document: { ...changed, levels: { '': { title: 'Changed again' } } } }), 200);
     await withRefusingRule(async () => {
       const refused = await checked(restoring({ to: beforeChange, setting_ids: ['title'] }), 400);
