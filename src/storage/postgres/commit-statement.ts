@@ -320,8 +320,8 @@ function sharedBoundsLogSql(table: OptionTableName, p: Parameters, shape: Commit
   const bound =
     maxBytes === null ? '' : `, ${byteBoundSql(log, 'h.log', maxBytes, 'EXCLUDED.bytes', byCount)}`;
   const trimmed = `greatest(${byCount}, CASE WHEN EXCLUDED.trimmed > 0 THEN h.last + EXCLUDED.trimmed ELSE 0 END${bound})`;
-  // The entries come as one JSON array (JSON.stringify is native; a text[] parameter is escaped
-  // element by element in JavaScript by the driver).
+  // The entries come as one JSON array: JSON.stringify is native, where a text[] literal escapes
+  // every entry in JavaScript (each history entry is JSON itself, full of quotes).
   const [logs, texts] = [p.next('text[]'), p.next('json')];
   const entryTexts = `ARRAY(SELECT j.entry FROM json_array_elements_text(${texts}) WITH ORDINALITY AS j(entry, n) ORDER BY j.n)`;
   const entries =
