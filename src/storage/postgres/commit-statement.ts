@@ -227,7 +227,8 @@ interface LogFields {
  * visible one (an entry a concurrent commit made after this statement's snapshot is left for a
  * later trim).
  *
- * The trim then deletes exactly the entries that fell out since the last trim — an index range
+ * The trim then deletes exactly the entries that fell out since the last trim, in the logs whose
+ * mark this commit moved (a log below its bounds is not read) — an index range
  * scan of the `(log, seq)` key bounded on both sides: for one log, on the log's name and the head
  * row's marks (the planner knows the head is one row, as in 0.2); for many, per log through a
  * LATERAL subquery (kept apart by `OFFSET 0`, so the planner cannot turn it into a hash join that
@@ -235,7 +236,9 @@ interface LogFields {
  * the dead index entries that earlier trims left at the old end of the log (a trim by
  * `ORDER BY … OFFSET keep` walks all of them, and costs more with every write until a vacuum). The range reaches 64
  * numbers below the last trim, to catch an entry a concurrent commit inserted after this
- * statement's snapshot was taken (only possible with a `keep` smaller than the commits in flight).
+ * statement's snapshot was taken (only possible with a `keep` smaller than the commits in flight);
+ * such an entry stays at most until the next commit that moves the mark, which is the next
+ * append once the log is full.
  */
 function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): string {
   if (shared(shape)) return sharedBoundsLogSql(table, p, shape);
@@ -287,7 +290,7 @@ function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): stri
     : `SELECT head.log, head.last - ${added} + e.position, e.entry, e.tag, head.bytes - ${bytes} + e.bytes_before FROM unnest(${p.next('text[]')}, ${p.next('text[]')}, ${p.next('bigint[]')}) WITH ORDINALITY AS e(entry, tag, bytes_before, position) CROSS JOIN head`;
   const trim = many
     ? manyLogsTrimSql(log)
-    : `DELETE FROM ${log} AS old USING head WHERE old.log = ${fields.log} ` +
+    : `DELETE FROM ${log} AS old USING head WHERE head.trimmed > head.prev_trimmed AND old.log = ${fields.log} ` +
       'AND old.seq > head.prev_trimmed - 64 AND old.seq <= head.trimmed';
   return (
     appends +
@@ -344,7 +347,7 @@ function manyLogsTrimSql(log: string): string {
   return (
     `DELETE FROM ${log} AS old USING (SELECT e.ctid AS id FROM head CROSS JOIN LATERAL ` +
     `(SELECT e.ctid FROM ${log} AS e WHERE e.log = head.log AND e.seq > head.prev_trimmed - 64 ` +
-    'AND e.seq <= head.trimmed OFFSET 0) AS e) AS gone WHERE old.ctid = gone.id'
+    'AND e.seq <= head.trimmed OFFSET 0) AS e WHERE head.trimmed > head.prev_trimmed) AS gone WHERE old.ctid = gone.id'
   );
 }
 
