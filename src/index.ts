@@ -102,4 +102,4 @@ export type {
   StoreWrite,
 } from './storage/store-commit';
 export type { LogPage, LogPageQuery } from './storage/store-log';
-export type { ScanPage, ScanQuery } from './storage/store-scan';
+export type { ScanPage, ScanQuery, SuffixScanPage, SuffixScanQuery } from './storage/store-scan';

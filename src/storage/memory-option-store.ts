@@ -3,7 +3,14 @@ import { MemorySortedKeys } from './memory-sorted-keys';
 import type { OptionStore } from './option-store';
 import { assertValidCommit, commitLogs, type StoreCommit, type StoreCommitResult } from './store-commit';
 import { checkLogPageQuery, type LogPage, type LogPageQuery } from './store-log';
-import { checkScanQuery, type ScanPage, type ScanQuery } from './store-scan';
+import {
+  checkScanQuery,
+  checkSuffixScanQuery,
+  type ScanPage,
+  type ScanQuery,
+  type SuffixScanPage,
+  type SuffixScanQuery,
+} from './store-scan';
 
 /** The shared part of one or more {@link MemoryOptionStore} instances: the data, the change logs and the instances. */
 interface MemoryData {
@@ -36,7 +43,8 @@ function memoryData(values: Map<string, string>, instance: MemoryOptionStore): M
  * `share()` returns another instance over the same data; each instance's `watch` reports the
  * writes made through the others, just as two app instances on one database see each other's
  * changes. It has every optional capability: `commit` (atomic, conditional, with checks and
- * bounded, tagged change logs, across partitions), `readLog`, `readLogPage`, `listKeys` and `scan`.
+ * bounded, tagged change logs, across partitions), `readLog`, `readLogPage`, `listKeys`, `scan` and
+ * `scanSuffixes`.
  *
  * @example
  * ```ts
@@ -147,6 +155,47 @@ export class MemoryOptionStore implements OptionStore {
       values.push(value);
     }
     return { ...page, items, values };
+  }
+
+  /** {@inheritDoc OptionStore.scanSuffixes} */
+  async scanSuffixes(query: SuffixScanQuery): Promise<SuffixScanPage> {
+    const { prefixes, values, joined, cursor, count } = checkSuffixScanQuery(query);
+    const found = new Set<string>();
+    for (const prefix of prefixes) {
+      const page = this.#data.sortedKeys.page({
+        prefix,
+        cursor: cursor === null ? null : prefix + cursor,
+        count,
+        logs: false,
+        values: false,
+      });
+      for (const key of page.items) found.add(key.slice(prefix.length));
+    }
+    // A prefix's first `count` keys after the cursor hold every suffix it shares with the least
+    // `count` suffixes of all: so those are complete.
+    const suffixes = [...found].sort().slice(0, count);
+    const stored = this.#data.values;
+    const page: SuffixScanPage = {
+      suffixes,
+      held: [],
+      texts: [],
+      joined: [],
+      cursor: suffixes.length === count ? suffixes[suffixes.length - 1]! : null,
+    };
+    for (const suffix of suffixes) {
+      const held: number[] = [];
+      const texts: string[] = [];
+      prefixes.forEach((prefix, index) => {
+        const text = stored.get(prefix + suffix);
+        if (text === undefined) return;
+        held.push(index);
+        if (values[index]) texts.push(text);
+      });
+      page.held.push(held);
+      page.texts.push(texts);
+      page.joined.push(joined.map((prefix) => stored.get(prefix + suffix) ?? null));
+    }
+    return page;
   }
 
   /** {@inheritDoc OptionStore.listKeys} */

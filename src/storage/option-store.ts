@@ -1,6 +1,6 @@
 import type { StoreCommit, StoreCommitResult } from './store-commit';
 import type { LogPage, LogPageQuery } from './store-log';
-import type { ScanPage, ScanQuery } from './store-scan';
+import type { ScanPage, ScanQuery, SuffixScanPage, SuffixScanQuery } from './store-scan';
 
 /**
  * Where settings live: a small key → text contract. Every backend (memory, PostgreSQL,
@@ -14,7 +14,7 @@ import type { ScanPage, ScanQuery } from './store-scan';
  * loses): `commit` (atomic multi-key writes with conditions and change logs: ETags with
  * If-Match, batches, history, exactly-once migrations, import plans), `readLog` and
  * `readLogPage` (reading the change logs), `listKeys` and `scan` (visiting every scope: secret
- * rotation, migrations, exports).
+ * rotation, migrations, exports), `scanSuffixes` (the scopes of several settings in one read).
  *
  * Authors of their own adapters can run the package's conformance suite against them: see
  * `testOptionStore` in `commerce-plugin-framework/testing`.
@@ -64,6 +64,15 @@ export interface OptionStore {
    * that start with a prefix; call again with the page's `cursor` until it is `null`.
    */
   scan?(query: ScanQuery): Promise<ScanPage>;
+  /**
+   * Optional capability (0.3): one page of the suffixes that follow any of several prefixes in
+   * the stored keys, in ascending order, each once, with the prefixes it follows, the texts asked
+   * for and the keys joined to it; call again with the page's `cursor` until it is `null`. With
+   * it, a migration finds the scopes holding any of a plugin's settings in one round trip per
+   * page instead of one scan per setting (see {@link SuffixScanQuery}). Offer it only where it is
+   * one round trip; without it the settings layer merges ordered `scan`s itself.
+   */
+  scanSuffixes?(query: SuffixScanQuery): Promise<SuffixScanPage>;
   /**
    * (0.3) `true` when one `commit` may hold keys and logs of several partitions (memory,
    * PostgreSQL, PGlite, a standalone Redis); absent or `false` when a commit must stay in one

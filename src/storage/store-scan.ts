@@ -67,3 +67,99 @@ export function checkScanQuery(query: ScanQuery): CheckedScanQuery {
   if (values === true && logs === true) throw new TypeError('scan: values come with keys, not with logs');
   return { prefix, cursor, count, logs: logs === true, values: values === true };
 }
+
+/**
+ * What one `scanSuffixes` call reads (the optional `OptionStore.scanSuffixes` capability, 0.3):
+ * the keys of several prefixes merged by what follows the prefix. A plugin keeps each setting's
+ * scoped values under a prefix of its own (`framework_acme_mode@eu/de`), so the scopes holding
+ * any of its settings are the suffixes of its settings' prefixes; one page of them, with the
+ * texts asked for, replaces one scan per setting and a merge in the client.
+ */
+export interface SuffixScanQuery {
+  /**
+   * The prefixes whose keys name suffixes: a suffix is what follows one of them in a stored key.
+   * Each is a non-empty text not made only of U+10FFFF (no text bounds such a prefix's keys from
+   * above, which an index range needs).
+   */
+  readonly prefixes: readonly string[];
+  /** Parallel to `prefixes`: whether the texts of that prefix's keys come too (absent: none). */
+  readonly values?: readonly boolean[] | undefined;
+  /**
+   * Prefixes whose key with each suffix found is read too (its text, or `null`), without naming
+   * suffixes of their own: the migration marker of a scope that holds values.
+   */
+  readonly joined?: readonly string[] | undefined;
+  /** Where to go on: the `cursor` of the previous page; absent or `null` for the first page. */
+  readonly cursor?: string | null | undefined;
+  /** At most how many suffixes one page holds (at least 1). */
+  readonly count: number;
+}
+
+/**
+ * One page of a `scanSuffixes`: every suffix after the cursor up to the page's last, in ascending
+ * order (code points: the order of `COLLATE "C"`), each once, with the prefixes it follows. Every
+ * suffix that exists from the first page to the last is returned exactly once; keys written or
+ * removed during the scan may or may not count.
+ */
+export interface SuffixScanPage {
+  /** The suffixes of this page, ascending. */
+  readonly suffixes: string[];
+  /** Parallel to `suffixes`: the indexes into `prefixes` of the prefixes the suffix follows in a stored key, ascending. */
+  readonly held: number[][];
+  /**
+   * Parallel to `suffixes`: the stored texts of the keys in `held` whose prefix was asked with
+   * `values`, in the order of `held` (the others left out).
+   */
+  readonly texts: string[][];
+  /** Parallel to `suffixes`: per prefix of `joined`, the text of that prefix + the suffix, `null` when nothing is stored. */
+  readonly joined: (string | null)[][];
+  /** The cursor of the next page; `null` when the scan is complete. */
+  readonly cursor: string | null;
+}
+
+/** A text made only of U+10FFFF. */
+const ONLY_MAX_CODE_POINTS = /^(?:\u{10FFFF})+$/u;
+
+/** A {@link SuffixScanQuery} as stores read it. */
+export interface CheckedSuffixScanQuery {
+  readonly prefixes: readonly string[];
+  readonly values: readonly boolean[];
+  readonly joined: readonly string[];
+  readonly cursor: string | null;
+  readonly count: number;
+}
+
+/**
+ * Checks a suffix scan query (for stores): `prefixes` non-empty texts, `values` absent or one
+ * boolean per prefix, `joined` texts, `cursor` absent, `null` or a string, `count` a positive
+ * safe integer. Throws a `TypeError` naming the problem.
+ */
+export function checkSuffixScanQuery(query: SuffixScanQuery): CheckedSuffixScanQuery {
+  if (typeof query !== 'object' || query === null)
+    throw new TypeError('scanSuffixes: expected { prefixes, count, … }');
+  const { prefixes, values, joined = [], cursor = null, count } = query;
+  if (!Array.isArray(prefixes) || prefixes.some((prefix) => typeof prefix !== 'string' || prefix === ''))
+    throw new TypeError('scanSuffixes: prefixes must be non-empty strings');
+  if (prefixes.some((prefix) => ONLY_MAX_CODE_POINTS.test(prefix)))
+    throw new TypeError('scanSuffixes: a prefix made only of U+10FFFF has no upper bound');
+  if (
+    values !== undefined &&
+    (!Array.isArray(values) ||
+      values.length !== prefixes.length ||
+      values.some((value) => typeof value !== 'boolean'))
+  )
+    throw new TypeError('scanSuffixes: values must hold one boolean per prefix');
+  if (!Array.isArray(joined) || joined.some((prefix) => typeof prefix !== 'string'))
+    throw new TypeError('scanSuffixes: joined must be strings');
+  if (cursor !== null && typeof cursor !== 'string')
+    throw new TypeError('scanSuffixes: cursor must be a string or null');
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new TypeError('scanSuffixes: count must be a positive integer');
+  return {
+    prefixes,
+    values: values ?? prefixes.map(() => false),
+    joined,
+    cursor,
+    count,
+  };
+}

@@ -9,6 +9,7 @@ import { describeLogBoundChecks } from './log-bound-checks';
 import { describeLogPageChecks } from './log-page-checks';
 import { describeMultiLogChecks } from './multi-log-checks';
 import { describeScanChecks } from './scan-checks';
+import { describeSuffixScanChecks } from './suffix-scan-checks';
 import { hasWatch, type Skip, type SuiteTools, type WatchableStore } from './suite-tools';
 import { waitUntil } from './wait-until';
 
@@ -379,6 +380,7 @@ export function testOptionStore(
     describeCrossPartitionChecks(tools);
     describeListKeysChecks(tools);
     describeScanChecks(tools);
+    describeSuffixScanChecks(tools);
 
     if (!options.makeSibling) return;
 

@@ -44,6 +44,8 @@ const expectedFailures: Record<string, string> = {
     'trimmed: false until the log loses an entry to keep, to maxBytes or to a commit beyond its bounds',
   'like-scan':
     'pages through the keys that start with the prefix, compared as text: no LIKE or glob patterns',
+  'overreaching-suffixes':
+    'merges the suffixes of several prefixes, each once, in order, with the prefixes it follows, the texts asked for and the joined keys',
 };
 
 it('the conformance suite fails stores that break its rules, and passes a correct one', async () => {

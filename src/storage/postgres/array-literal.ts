@@ -32,3 +32,8 @@ export function integerArrayLiteral(numbers: readonly (number | null | undefined
   }
   return `${literal}}`;
 }
+
+/** The literal of booleans `flags`. */
+export function booleanArrayLiteral(flags: readonly boolean[]): string {
+  return `{${flags.map((flag) => (flag ? 't' : 'f')).join(',')}}`;
+}

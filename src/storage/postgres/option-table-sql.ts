@@ -55,6 +55,16 @@ export interface OptionTableSql {
   readonly scanKeyValues: string;
   /** The same as `scanKeys` for the names of the change logs. */
   readonly scanLogs: string;
+  /**
+   * `$1` text[] prefixes, `$2` text[] their lower bounds, `$3` text[] their upper bounds,
+   * `$4` boolean[] whether their texts come, `$5` text[] joined prefixes, `$6` count: the first
+   * page of a suffix scan (see `OptionStore.scanSuffixes`), one row per suffix, ascending, with
+   * `held` (the prefixes' 1-based indexes, comma-separated), `texts` and `joined` (JSON arrays:
+   * the drivers read them with `JSON.parse`, several times faster than their array parsers).
+   */
+  readonly scanSuffixes: string;
+  /** The same as `scanSuffixes` after a cursor (each lower bound is the prefix + the cursor, excluded). */
+  readonly scanSuffixesAfter: string;
 }
 
 /** A page of a log, of every entry or of one tag's (`$4`): see `OptionTableSql.readLogPage`. */
@@ -76,6 +86,29 @@ function scanSql(table: string, column: string, withValue = false): string {
     `SELECT ${column} AS item${withValue ? ', value' : ''} FROM ${table} WHERE ${column} >= $1 AND ($2::text IS NULL OR ${column} < $2::text) ` +
     `AND ($3::text IS NULL OR ${column} > $3::text) AND ($2::text IS NOT NULL OR starts_with(${column}, $1)) ` +
     `ORDER BY ${column} LIMIT $4`
+  );
+}
+
+/**
+ * A page of the suffixes of several prefixes (see `OptionTableSql.scanSuffixes`): each prefix's
+ * first `$6` keys after its lower bound, by index range scans; their suffixes' least `$6` are
+ * complete (a prefix holding one of them holds fewer than `$6` smaller ones), and each comes
+ * once with the prefixes it follows, the texts asked for and its joined keys' texts.
+ */
+function suffixScanSql(table: string, after: boolean): string {
+  return (
+    'WITH p AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) ' +
+    'WITH ORDINALITY AS p(prefix, low, high, want, i)), ' +
+    'k AS MATERIALIZED (SELECT p.i, substr(t.key, length(p.prefix) + 1) AS suffix, ' +
+    'CASE WHEN p.want THEN t.value END AS value FROM p CROSS JOIN LATERAL ' +
+    `(SELECT key, value FROM ${table} WHERE key ${after ? '>' : '>='} p.low AND key < p.high ` +
+    'ORDER BY key LIMIT $6) AS t), ' +
+    'last AS (SELECT max(suffix) AS suffix FROM (SELECT DISTINCT suffix FROM k ORDER BY suffix LIMIT $6) AS page) ' +
+    "SELECT k.suffix, string_agg(k.i::text, ',' ORDER BY k.i) AS held, " +
+    'json_agg(k.value ORDER BY k.i) FILTER (WHERE k.value IS NOT NULL) AS texts, ' +
+    '(SELECT json_agg(m.value ORDER BY j.n) FROM unnest($5::text[]) WITH ORDINALITY AS j(prefix, n) ' +
+    `LEFT JOIN ${table} AS m ON m.key = j.prefix || k.suffix) AS joined ` +
+    'FROM k, last WHERE k.suffix <= last.suffix GROUP BY k.suffix ORDER BY k.suffix'
   );
 }
 
@@ -145,5 +178,7 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
     scanKeys: scanSql(t, 'key'),
     scanKeyValues: scanSql(t, 'key', true),
     scanLogs: scanSql(head, 'log'),
+    scanSuffixes: suffixScanSql(t, false),
+    scanSuffixesAfter: suffixScanSql(t, true),
   };
 }

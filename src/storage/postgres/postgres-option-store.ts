@@ -4,8 +4,15 @@ import { type ChangeFeedEvents, RemoteStoreCore } from '../remote/remote-store-c
 import { withCheckedArguments } from '../remote/store-operation';
 import type { StoreCommit, StoreCommitResult } from '../store-commit';
 import { checkLogPageQuery, type LogPage, type LogPageQuery } from '../store-log';
-import { checkScanQuery, type ScanPage, type ScanQuery } from '../store-scan';
-import { textArrayLiteral } from './array-literal';
+import {
+  checkScanQuery,
+  checkSuffixScanQuery,
+  type ScanPage,
+  type ScanQuery,
+  type SuffixScanPage,
+  type SuffixScanQuery,
+} from '../store-scan';
+import { booleanArrayLiteral, textArrayLiteral } from './array-literal';
 import { commitRequest } from './commit-parameters';
 import { COMMIT_CONFLICT_MARKER } from './commit-statement';
 import { isLargeCommit, queryWithoutJit } from './jit-free-commit';
@@ -301,6 +308,47 @@ export class PostgresOptionStore implements OptionStore {
           const next = items.length === count ? items[items.length - 1]! : null;
           if (!values) return { items, cursor: next, ordered: true };
           return { items, cursor: next, ordered: true, values: typed.map((row) => String(row.value)) };
+        }),
+    );
+  }
+
+  /** {@inheritDoc OptionStore.scanSuffixes} */
+  scanSuffixes(query: SuffixScanQuery): Promise<SuffixScanPage> {
+    return withCheckedArguments(
+      () => checkSuffixScanQuery(query),
+      ({ prefixes, values, joined, cursor, count }) =>
+        this.#run('scanSuffixes', async () => {
+          const { rows } = await this.#query(
+            cursor === null ? this.#sql.scanSuffixes : this.#sql.scanSuffixesAfter,
+            [
+              textArrayLiteral(prefixes),
+              textArrayLiteral(cursor === null ? prefixes : prefixes.map((prefix) => prefix + cursor)),
+              // Never null: `checkSuffixScanQuery` refuses a prefix without an upper bound.
+              textArrayLiteral(prefixes.map(prefixUpperBound)),
+              booleanArrayLiteral(values),
+              textArrayLiteral(joined),
+              count,
+            ],
+          );
+          const page = {
+            suffixes: [] as string[],
+            held: [] as number[][],
+            texts: [] as string[][],
+            joined: [] as (string | null)[][],
+          };
+          for (const row of rows as Array<{
+            suffix: string;
+            held: string;
+            texts: string[] | null;
+            joined: (string | null)[] | null;
+          }>) {
+            page.suffixes.push(row.suffix);
+            page.held.push(row.held.split(',').map((index) => Number(index) - 1));
+            page.texts.push(row.texts ?? []);
+            page.joined.push(row.joined ?? []);
+          }
+          // A full page may be the last one: the next call then answers an empty page and no cursor.
+          return { ...page, cursor: page.suffixes.length === count ? page.suffixes[count - 1]! : null };
         }),
     );
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SettingsSchema } from '../../../src/settings/schema/settings-schema';
 import type { LevelServices } from '../../../src/settings/values/level-services';
 import { type FoundScope, streamScopes } from '../../../src/settings/values/scope-stream';
-import type { ScanPage, ScanQuery } from '../../../src/storage/store-scan';
+import type { ScanPage, ScanQuery, SuffixScanPage, SuffixScanQuery } from '../../../src/storage/store-scan';
 
 /**
  * The merged scope stream of ordered stores (what migrations and exports walk): every scope once,
@@ -36,23 +36,33 @@ function seeded(scopes: number): { store: MemoryOptionStore; expected: Map<strin
   return { store: new MemoryOptionStore(data), expected };
 }
 
-/** The services the stream uses, over `store`, its scans recorded (and failing when `fail` says so). */
+/**
+ * The services the stream uses, over `store`, its scans and suffix scans recorded (and failing
+ * when `fail` or `failSuffixes` says so).
+ */
 function services(
   store: MemoryOptionStore,
   fail: (query: ScanQuery, call: number) => boolean = () => false,
-): { services: LevelServices; scans: ScanQuery[] } {
+  failSuffixes: (call: number) => boolean = () => false,
+): { services: LevelServices; scans: ScanQuery[]; suffixScans: SuffixScanQuery[] } {
   const scans: ScanQuery[] = [];
+  const suffixScans: SuffixScanQuery[] = [];
   const recording = Object.create(store) as MemoryOptionStore;
   recording.scan = (query: ScanQuery): Promise<ScanPage> => {
     scans.push(query);
     if (fail(query, scans.length)) return Promise.reject(new Error('scan failed'));
     return store.scan(query);
   };
+  recording.scanSuffixes = (query: SuffixScanQuery): Promise<SuffixScanPage> => {
+    suffixScans.push(query);
+    if (failSuffixes(suffixScans.length)) return Promise.reject(new Error('suffix scan failed'));
+    return store.scanSuffixes(query);
+  };
   const levelServices = {
     store: recording,
     call: <T>(_operation: string, work: () => Promise<T>) => work(),
   } as unknown as LevelServices;
-  return { services: levelServices, scans };
+  return { services: levelServices, scans, suffixScans };
 }
 
 describe('streamScopes on an ordered store', () => {
@@ -73,6 +83,16 @@ describe('streamScopes on an ordered store', () => {
     }
     // Pages of two batches (the first scan of each prefix is the one-item probe of the order).
     expect(Math.max(...scans.slice(1).map((query) => query.count))).toBe(200);
+  });
+
+  it('with every text wanted (an export), merges its own cursors even where the store has scanSuffixes', async () => {
+    const { store } = seeded(500);
+    const { services: levelServices, scans, suffixScans } = services(store);
+    for await (const _batch of streamScopes(levelServices, schema, IDS, 100, new Set(IDS))) {
+      // every scope
+    }
+    expect(suffixScans).toEqual([]);
+    expect(scans.length).toBeGreaterThan(IDS.length);
   });
 
   it('reads the next page of every cursor while the current one is merged', async () => {
@@ -112,6 +132,65 @@ describe('streamScopes on an ordered store', () => {
     modePages = 0;
     const abandoned = services(store, failing);
     const stream = streamScopes(abandoned.services, schema, IDS, 100);
+    await stream.next();
+    await stream.return(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+});
+
+describe('streamScopes on a store with scanSuffixes, some texts wanted', () => {
+  /** Only `title`'s texts, as a migration whose steps touch `title` alone. */
+  const wanted = new Set(['title']);
+
+  it('yields every scope once, in order, with the ids it holds, the wanted texts and its marker, a page of two batches per read', async () => {
+    const { store, expected } = seeded(2_345);
+    const { services: levelServices, scans, suffixScans } = services(store);
+    const seen: FoundScope[] = [];
+    for await (const batch of streamScopes(levelServices, schema, IDS, 100, wanted)) {
+      expect(batch.length).toBeLessThanOrEqual(100);
+      seen.push(...batch);
+    }
+    expect(seen.map((found) => found.scope)).toEqual([...expected.keys()]);
+    for (const found of seen) {
+      const texts = expected.get(found.scope)!;
+      expect(found.present).toEqual(new Set(texts.keys()));
+      expect(found.via).toBe([...texts.keys()][0]);
+      expect(found.read?.texts).toEqual(new Map([...texts].filter(([id]) => wanted.has(id))));
+      expect(found.read?.marker).toBe(Number(found.scope.slice(4)) % 3 === 0 ? '2' : undefined);
+    }
+    expect(scans, 'no scan of its own').toEqual([]);
+    expect(suffixScans).toHaveLength(Math.ceil(2_345 / 200));
+    for (const query of suffixScans) {
+      expect(query.count).toBe(200);
+      expect(query.prefixes).toEqual(IDS.map((id) => `base_${id}@`));
+      expect(query.values).toEqual(IDS.map((id) => wanted.has(id)));
+      expect(query.joined).toEqual(['base:level@']);
+    }
+  });
+
+  it('reads the next page while the current one is consumed', async () => {
+    const { store } = seeded(1_000);
+    const { services: levelServices, suffixScans } = services(store);
+    const stream = streamScopes(levelServices, schema, IDS, 100, wanted);
+    await stream.next();
+    expect(suffixScans.map((query) => query.cursor)).toEqual([null, expect.any(String)]);
+    await stream.return(undefined);
+  });
+
+  it('a failed read of the next page rejects the stream where it is needed, and is never left unhandled', async () => {
+    const { store } = seeded(1_000);
+    const consumed = services(store, undefined, (call) => call === 2);
+    const scopes: string[] = [];
+    await expect(
+      (async () => {
+        for await (const batch of streamScopes(consumed.services, schema, IDS, 100, wanted)) {
+          scopes.push(...batch.map((found) => found.scope));
+        }
+      })(),
+    ).rejects.toThrow('suffix scan failed');
+    expect(scopes).toHaveLength(200);
+    const abandoned = services(store, undefined, (call) => call === 2);
+    const stream = streamScopes(abandoned.services, schema, IDS, 100, wanted);
     await stream.next();
     await stream.return(undefined);
     await new Promise((resolve) => setTimeout(resolve, 10));
