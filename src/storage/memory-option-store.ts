@@ -11,6 +11,7 @@ import {
   type SuffixScanPage,
   type SuffixScanQuery,
 } from './store-scan';
+import { compareCodeUnits, mergeSuffixRuns } from './suffix-runs';
 
 /** The shared part of one or more {@link MemoryOptionStore} instances: the data, the change logs and the instances. */
 interface MemoryData {
@@ -159,9 +160,10 @@ export class MemoryOptionStore implements OptionStore {
 
   /** {@inheritDoc OptionStore.scanSuffixes} */
   async scanSuffixes(query: SuffixScanQuery): Promise<SuffixScanPage> {
-    const { prefixes, values, joined, cursor, count } = checkSuffixScanQuery(query);
-    const found = new Set<string>();
-    for (const prefix of prefixes) {
+    const checked = checkSuffixScanQuery(query);
+    const { values, cursor, count } = checked;
+    const stored = this.#data.values;
+    const runs = [...checked.prefixes, ...checked.joined].map((prefix, index) => {
       const page = this.#data.sortedKeys.page({
         prefix,
         cursor: cursor === null ? null : prefix + cursor,
@@ -169,33 +171,14 @@ export class MemoryOptionStore implements OptionStore {
         logs: false,
         values: false,
       });
-      for (const key of page.items) found.add(key.slice(prefix.length));
-    }
-    // A prefix's first `count` keys after the cursor hold every suffix it shares with the least
-    // `count` suffixes of all: so those are complete.
-    const suffixes = [...found].sort().slice(0, count);
-    const stored = this.#data.values;
-    const page: SuffixScanPage = {
-      suffixes,
-      held: [],
-      texts: [],
-      joined: [],
-      cursor: suffixes.length === count ? suffixes[suffixes.length - 1]! : null,
-    };
-    for (const suffix of suffixes) {
-      const held: number[] = [];
-      const texts: string[] = [];
-      prefixes.forEach((prefix, index) => {
-        const text = stored.get(prefix + suffix);
-        if (text === undefined) return;
-        held.push(index);
-        if (values[index]) texts.push(text);
-      });
-      page.held.push(held);
-      page.texts.push(texts);
-      page.joined.push(joined.map((prefix) => stored.get(prefix + suffix) ?? null));
-    }
-    return page;
+      const wanted = index >= values.length || values[index] === true;
+      return {
+        suffixes: page.items.map((key) => key.slice(prefix.length)),
+        texts: wanted ? page.items.map((key) => stored.get(key)!) : null,
+        full: page.items.length === count,
+      };
+    });
+    return mergeSuffixRuns(checked, runs, compareCodeUnits);
   }
 
   /** {@inheritDoc OptionStore.listKeys} */

@@ -86,7 +86,8 @@ export interface SuffixScanQuery {
   readonly values?: readonly boolean[] | undefined;
   /**
    * Prefixes whose key with each suffix found is read too (its text, or `null`), without naming
-   * suffixes of their own: the migration marker of a scope that holds values.
+   * suffixes of their own: the migration marker of a scope that holds values. Non-empty texts,
+   * as `prefixes`.
    */
   readonly joined?: readonly string[] | undefined;
   /** Where to go on: the `cursor` of the previous page; absent or `null` for the first page. */
@@ -130,9 +131,9 @@ export interface CheckedSuffixScanQuery {
 }
 
 /**
- * Checks a suffix scan query (for stores): `prefixes` non-empty texts, `values` absent or one
- * boolean per prefix, `joined` texts, `cursor` absent, `null` or a string, `count` a positive
- * safe integer. Throws a `TypeError` naming the problem.
+ * Checks a suffix scan query (for stores): `prefixes` and `joined` non-empty texts, none made
+ * only of U+10FFFF, `values` absent or one boolean per prefix, `cursor` absent, `null` or a
+ * string, `count` a positive safe integer. Throws a `TypeError` naming the problem.
  */
 export function checkSuffixScanQuery(query: SuffixScanQuery): CheckedSuffixScanQuery {
   if (typeof query !== 'object' || query === null)
@@ -140,8 +141,6 @@ export function checkSuffixScanQuery(query: SuffixScanQuery): CheckedSuffixScanQ
   const { prefixes, values, joined = [], cursor = null, count } = query;
   if (!Array.isArray(prefixes) || prefixes.some((prefix) => typeof prefix !== 'string' || prefix === ''))
     throw new TypeError('scanSuffixes: prefixes must be non-empty strings');
-  if (prefixes.some((prefix) => ONLY_MAX_CODE_POINTS.test(prefix)))
-    throw new TypeError('scanSuffixes: a prefix made only of U+10FFFF has no upper bound');
   if (
     values !== undefined &&
     (!Array.isArray(values) ||
@@ -149,8 +148,10 @@ export function checkSuffixScanQuery(query: SuffixScanQuery): CheckedSuffixScanQ
       values.some((value) => typeof value !== 'boolean'))
   )
     throw new TypeError('scanSuffixes: values must hold one boolean per prefix');
-  if (!Array.isArray(joined) || joined.some((prefix) => typeof prefix !== 'string'))
-    throw new TypeError('scanSuffixes: joined must be strings');
+  if (!Array.isArray(joined) || joined.some((prefix) => typeof prefix !== 'string' || prefix === ''))
+    throw new TypeError('scanSuffixes: joined must be non-empty strings');
+  if ([...prefixes, ...joined].some((prefix) => ONLY_MAX_CODE_POINTS.test(prefix)))
+    throw new TypeError('scanSuffixes: a prefix made only of U+10FFFF has no upper bound');
   if (cursor !== null && typeof cursor !== 'string')
     throw new TypeError('scanSuffixes: cursor must be a string or null');
   if (!Number.isSafeInteger(count) || count < 1)

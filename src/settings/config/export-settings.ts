@@ -142,8 +142,9 @@ async function* readLevelsInOrder(
  * values beside keys (no level read twice). Document order puts integer-like scopes first (see
  * json-order.ts): they — and the global level and the other scopes that sort before letters —
  * are only named during the pass, then read and yielded in that order once the pass is beyond
- * them; from there on each scope is yielded as the pass reaches it. Memory holds one page per
- * setting and the names of the scopes that sort before letters.
+ * them; from there on each scope is yielded as the pass reaches it. Memory holds a page (of every
+ * setting, with `scanSuffixes`; else one per setting) and the names of the scopes that sort
+ * before letters.
  */
 async function* streamedLevels(
   core: SettingsCore,

@@ -57,10 +57,10 @@ export interface OptionTableSql {
   readonly scanLogs: string;
   /**
    * `$1` text[] prefixes, `$2` text[] their lower bounds, `$3` text[] their upper bounds,
-   * `$4` boolean[] whether their texts come, `$5` text[] joined prefixes, `$6` count: the first
-   * page of a suffix scan (see `OptionStore.scanSuffixes`), one row per suffix, ascending, with
-   * `held` (the prefixes' 1-based indexes, comma-separated), `texts` and `joined` (JSON arrays:
-   * the drivers read them with `JSON.parse`, several times faster than their array parsers).
+   * `$4` boolean[] whether their texts come, `$5` count: the runs of the first page of a suffix
+   * scan (see `OptionStore.scanSuffixes`), one row per prefix in order, with `suffixes` and
+   * `texts` (null when not wanted) as JSON arrays (the drivers read them with `JSON.parse`,
+   * several times faster than their array parsers).
    */
   readonly scanSuffixes: string;
   /** The same as `scanSuffixes` after a cursor (each lower bound is the prefix + the cursor, excluded). */
@@ -90,25 +90,19 @@ function scanSql(table: string, column: string, withValue = false): string {
 }
 
 /**
- * A page of the suffixes of several prefixes (see `OptionTableSql.scanSuffixes`): each prefix's
- * first `$6` keys after its lower bound, by index range scans; their suffixes' least `$6` are
- * complete (a prefix holding one of them holds fewer than `$6` smaller ones), and each comes
- * once with the prefixes it follows, the texts asked for and its joined keys' texts.
+ * The runs of a suffix scan (see `OptionTableSql.scanSuffixes`): per prefix, its first `$5` keys
+ * after its lower bound by an index range scan, their suffixes and (when wanted) texts as JSON
+ * arrays in key order. The store merges them (`mergeSuffixRuns`): a sort and grouping of every
+ * key in the database cost twice the time.
  */
-function suffixScanSql(table: string, after: boolean): string {
+function suffixRunsSql(table: string, after: boolean): string {
   return (
-    'WITH p AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) ' +
-    'WITH ORDINALITY AS p(prefix, low, high, want, i)), ' +
-    'k AS MATERIALIZED (SELECT p.i, substr(t.key, length(p.prefix) + 1) AS suffix, ' +
-    'CASE WHEN p.want THEN t.value END AS value FROM p CROSS JOIN LATERAL ' +
-    `(SELECT key, value FROM ${table} WHERE key ${after ? '>' : '>='} p.low AND key < p.high ` +
-    'ORDER BY key LIMIT $6) AS t), ' +
-    'last AS (SELECT max(suffix) AS suffix FROM (SELECT DISTINCT suffix FROM k ORDER BY suffix LIMIT $6) AS page) ' +
-    "SELECT k.suffix, string_agg(k.i::text, ',' ORDER BY k.i) AS held, " +
-    'json_agg(k.value ORDER BY k.i) FILTER (WHERE k.value IS NOT NULL) AS texts, ' +
-    '(SELECT json_agg(m.value ORDER BY j.n) FROM unnest($5::text[]) WITH ORDINALITY AS j(prefix, n) ' +
-    `LEFT JOIN ${table} AS m ON m.key = j.prefix || k.suffix) AS joined ` +
-    'FROM k, last WHERE k.suffix <= last.suffix GROUP BY k.suffix ORDER BY k.suffix'
+    'SELECT run.suffixes, run.texts FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) ' +
+    'WITH ORDINALITY AS p(prefix, low, high, want, i) CROSS JOIN LATERAL ' +
+    '(SELECT json_agg(substr(t.key, length(p.prefix) + 1) ORDER BY t.key) AS suffixes, ' +
+    'CASE WHEN p.want THEN json_agg(t.value ORDER BY t.key) END AS texts ' +
+    `FROM (SELECT key, value FROM ${table} WHERE key ${after ? '>' : '>='} p.low AND key < p.high ` +
+    'ORDER BY key LIMIT $5) AS t) AS run ORDER BY p.i'
   );
 }
 
@@ -178,7 +172,7 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
     scanKeys: scanSql(t, 'key'),
     scanKeyValues: scanSql(t, 'key', true),
     scanLogs: scanSql(head, 'log'),
-    scanSuffixes: suffixScanSql(t, false),
-    scanSuffixesAfter: suffixScanSql(t, true),
+    scanSuffixes: suffixRunsSql(t, false),
+    scanSuffixesAfter: suffixRunsSql(t, true),
   };
 }

@@ -12,6 +12,7 @@ import {
   type SuffixScanPage,
   type SuffixScanQuery,
 } from '../store-scan';
+import { compareCodePoints, mergeSuffixRuns } from '../suffix-runs';
 import { booleanArrayLiteral, textArrayLiteral } from './array-literal';
 import { commitRequest } from './commit-parameters';
 import { COMMIT_CONFLICT_MARKER } from './commit-statement';
@@ -316,39 +317,26 @@ export class PostgresOptionStore implements OptionStore {
   scanSuffixes(query: SuffixScanQuery): Promise<SuffixScanPage> {
     return withCheckedArguments(
       () => checkSuffixScanQuery(query),
-      ({ prefixes, values, joined, cursor, count }) =>
+      (checked) =>
         this.#run('scanSuffixes', async () => {
+          const { cursor, count } = checked;
+          // The joined prefixes are scanned like the others: their keys up to the page's end.
+          const scanned = [...checked.prefixes, ...checked.joined];
           const { rows } = await this.#query(
             cursor === null ? this.#sql.scanSuffixes : this.#sql.scanSuffixesAfter,
             [
-              textArrayLiteral(prefixes),
-              textArrayLiteral(cursor === null ? prefixes : prefixes.map((prefix) => prefix + cursor)),
+              textArrayLiteral(scanned),
+              textArrayLiteral(cursor === null ? scanned : scanned.map((prefix) => prefix + cursor)),
               // Never null: `checkSuffixScanQuery` refuses a prefix without an upper bound.
-              textArrayLiteral(prefixes.map(prefixUpperBound)),
-              booleanArrayLiteral(values),
-              textArrayLiteral(joined),
+              textArrayLiteral(scanned.map(prefixUpperBound)),
+              booleanArrayLiteral([...checked.values, ...checked.joined.map(() => true)]),
               count,
             ],
           );
-          const page = {
-            suffixes: [] as string[],
-            held: [] as number[][],
-            texts: [] as string[][],
-            joined: [] as (string | null)[][],
-          };
-          for (const row of rows as Array<{
-            suffix: string;
-            held: string;
-            texts: string[] | null;
-            joined: (string | null)[] | null;
-          }>) {
-            page.suffixes.push(row.suffix);
-            page.held.push(row.held.split(',').map((index) => Number(index) - 1));
-            page.texts.push(row.texts ?? []);
-            page.joined.push(row.joined ?? []);
-          }
-          // A full page may be the last one: the next call then answers an empty page and no cursor.
-          return { ...page, cursor: page.suffixes.length === count ? page.suffixes[count - 1]! : null };
+          const runs = (rows as Array<{ suffixes: string[] | null; texts: string[] | null }>).map(
+            ({ suffixes, texts }) => ({ suffixes: suffixes ?? [], texts, full: suffixes?.length === count }),
+          );
+          return mergeSuffixRuns(checked, runs, compareCodePoints);
         }),
     );
   }

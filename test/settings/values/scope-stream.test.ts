@@ -38,12 +38,12 @@ function seeded(scopes: number): { store: MemoryOptionStore; expected: Map<strin
 
 /**
  * The services the stream uses, over `store`, its scans and suffix scans recorded (and failing
- * when `fail` or `failSuffixes` says so).
+ * when `fail` or `failSuffixes` says so); without `failSuffixes` it has no `scanSuffixes`.
  */
 function services(
   store: MemoryOptionStore,
   fail: (query: ScanQuery, call: number) => boolean = () => false,
-  failSuffixes: (call: number) => boolean = () => false,
+  failSuffixes?: (call: number) => boolean,
 ): { services: LevelServices; scans: ScanQuery[]; suffixScans: SuffixScanQuery[] } {
   const scans: ScanQuery[] = [];
   const suffixScans: SuffixScanQuery[] = [];
@@ -53,11 +53,15 @@ function services(
     if (fail(query, scans.length)) return Promise.reject(new Error('scan failed'));
     return store.scan(query);
   };
-  recording.scanSuffixes = (query: SuffixScanQuery): Promise<SuffixScanPage> => {
-    suffixScans.push(query);
-    if (failSuffixes(suffixScans.length)) return Promise.reject(new Error('suffix scan failed'));
-    return store.scanSuffixes(query);
-  };
+  // Without `failSuffixes`, a store that only scans (the merged cursors are what is tested).
+  (recording as { scanSuffixes?: unknown }).scanSuffixes =
+    failSuffixes === undefined
+      ? undefined
+      : (query: SuffixScanQuery): Promise<SuffixScanPage> => {
+          suffixScans.push(query);
+          if (failSuffixes(suffixScans.length)) return Promise.reject(new Error('suffix scan failed'));
+          return store.scanSuffixes(query);
+        };
   const levelServices = {
     store: recording,
     call: <T>(_operation: string, work: () => Promise<T>) => work(),
@@ -65,7 +69,7 @@ function services(
   return { services: levelServices, scans, suffixScans };
 }
 
-describe('streamScopes on an ordered store', () => {
+describe('streamScopes on an ordered store without scanSuffixes', () => {
   it('yields every scope once, in order, with the ids it holds, their texts and its marker', async () => {
     const { store, expected } = seeded(2_345);
     const { services: levelServices, scans } = services(store);
@@ -83,16 +87,6 @@ describe('streamScopes on an ordered store', () => {
     }
     // Pages of two batches (the first scan of each prefix is the one-item probe of the order).
     expect(Math.max(...scans.slice(1).map((query) => query.count))).toBe(200);
-  });
-
-  it('with every text wanted (an export), merges its own cursors even where the store has scanSuffixes', async () => {
-    const { store } = seeded(500);
-    const { services: levelServices, scans, suffixScans } = services(store);
-    for await (const _batch of streamScopes(levelServices, schema, IDS, 100, new Set(IDS))) {
-      // every scope
-    }
-    expect(suffixScans).toEqual([]);
-    expect(scans.length).toBeGreaterThan(IDS.length);
   });
 
   it('reads the next page of every cursor while the current one is merged', async () => {
@@ -138,13 +132,24 @@ describe('streamScopes on an ordered store', () => {
   });
 });
 
-describe('streamScopes on a store with scanSuffixes, some texts wanted', () => {
+describe('streamScopes on a store with scanSuffixes', () => {
   /** Only `title`'s texts, as a migration whose steps touch `title` alone. */
   const wanted = new Set(['title']);
+  const never = () => false;
+
+  it('every text wanted (an export): each scope with all its texts', async () => {
+    const { store, expected } = seeded(777);
+    const { services: levelServices, scans, suffixScans } = services(store, undefined, never);
+    const seen: FoundScope[] = [];
+    for await (const batch of streamScopes(levelServices, schema, IDS, 100)) seen.push(...batch);
+    expect(seen.map((found) => found.read?.texts)).toEqual([...expected.values()]);
+    expect(scans).toEqual([]);
+    for (const query of suffixScans) expect(query.values).toEqual([true, true, true]);
+  });
 
   it('yields every scope once, in order, with the ids it holds, the wanted texts and its marker, a page of two batches per read', async () => {
     const { store, expected } = seeded(2_345);
-    const { services: levelServices, scans, suffixScans } = services(store);
+    const { services: levelServices, scans, suffixScans } = services(store, undefined, never);
     const seen: FoundScope[] = [];
     for await (const batch of streamScopes(levelServices, schema, IDS, 100, wanted)) {
       expect(batch.length).toBeLessThanOrEqual(100);
@@ -170,7 +175,7 @@ describe('streamScopes on a store with scanSuffixes, some texts wanted', () => {
 
   it('reads the next page while the current one is consumed', async () => {
     const { store } = seeded(1_000);
-    const { services: levelServices, suffixScans } = services(store);
+    const { services: levelServices, suffixScans } = services(store, undefined, never);
     const stream = streamScopes(levelServices, schema, IDS, 100, wanted);
     await stream.next();
     expect(suffixScans.map((query) => query.cursor)).toEqual([null, expect.any(String)]);
