@@ -30,7 +30,12 @@ import { SettingsCore } from './settings-core';
 import { compileValueCodec, optionText } from './value-codec';
 import { DEFAULT_MAX_CACHED_SCOPES } from './values/value-levels';
 import { installWriteWrappers } from './writes/override-wrappers';
-import { resolveWriteReceiver, type WriteContext, writeReceiverTarget } from './writes/write-context';
+import {
+  markPassThrough,
+  resolveWriteReceiver,
+  type WriteContext,
+  writeReceiverTarget,
+} from './writes/write-context';
 import type { SettingChange, WriteOptions } from './writes/write-options';
 
 /** Arguments of {@link Framework_Abstract_Settings.registerSetting}. */
@@ -813,6 +818,9 @@ export abstract class Framework_Abstract_Settings {
     return setting;
   }
 }
+// The base methods take a write's context from the caller at once (writes/write-context.ts).
+markPassThrough(Framework_Abstract_Settings.prototype.updateValue);
+markPassThrough(Framework_Abstract_Settings.prototype.deleteValue);
 
 /** `exportSettingsText` of the export module, loaded on the first `next()`. */
 async function* exportedText(core: SettingsCore, options: ExportOptions): AsyncGenerator<string> {

@@ -2,7 +2,7 @@ import type { OptionStore } from '../storage/option-store';
 import { Framework_Abstract_Settings, type SettingArgs, type SettingsOptions } from './abstract-settings';
 import type { ControlType } from './control-types';
 import type { SettingType, SettingValueTypes } from './setting-types';
-import { markPassThrough } from './writes/override-wrappers';
+import { markPassThrough } from './writes/write-context';
 import type { WriteOptions } from './writes/write-options';
 
 /** One setting of a {@link defineSettings} declaration: the arguments of `registerSetting` plus its type and control. */

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
+  defineSettings,
   Framework_Abstract_Settings,
   Framework_Plugin_Exception,
   type HistoryEntry,
@@ -6,7 +8,8 @@ import {
   type WriteOptions,
 } from 'commerce-plugin-framework';
 import { writeContextsFollowAwaits } from 'commerce-plugin-framework/adapter-kit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { invokeUpdate } from '../../src/settings/writes/invoke-write';
 import { useAsyncWriteContexts } from '../../src/settings/writes/write-context';
 
 /** The seed's override: two parameters, checks, then `super.updateValue(id, value)`. */
@@ -199,6 +202,48 @@ describe('write contexts', () => {
     ]);
     expect(await store.get('framework_acme_title')).toBe('Card');
     expect(await store.get('framework_acme_api_key')).toBe('sk_x');
+  });
+
+  it('enters AsyncLocalStorage only for an override of the user’s: the base and the typed methods get the context handed over', async () => {
+    // On Node 20 the first `run` turns on promise hooks for the whole process.
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    try {
+      class Plain extends Framework_Abstract_Settings {
+        protected registerSettings(): void {
+          this.registerSetting('title', 'string');
+        }
+      }
+      const Typed = defineSettings({ title: { type: 'string' } });
+      for (const settings of [
+        new Plain('acme', new MemoryOptionStore()),
+        new Typed('acme', new MemoryOptionStore()),
+      ]) {
+        await invokeUpdate(settings, 'title', 'Global', actor(7), '', null);
+        await invokeUpdate(settings, 'title', 'Scoped', actor(8), 'eu', null);
+        await settings.updateValues([{ id: 'title', value: 'Batch' }], actor(9));
+        expect(await settings.getValue('title')).toBe('Batch');
+        expect(await settings.scope('eu').getValue('title')).toBe('Scoped');
+        const global = await settings.getHistory();
+        expect(global.map((entry) => [entry.new, entry.actor, entry.via])).toEqual([
+          ['Batch', { id: 9 }, 'rest'],
+          ['Global', { id: 7 }, 'rest'],
+        ]);
+        const scoped = await settings.scope('eu').getHistory();
+        expect(scoped.map((entry) => [entry.new, entry.actor])).toEqual([['Scoped', { id: 8 }]]);
+      }
+      expect(run).not.toHaveBeenCalled();
+      await invokeUpdate(
+        new SyncChecked('acme', new MemoryOptionStore()),
+        'title',
+        'Override',
+        actor(1),
+        '',
+        null,
+      );
+      expect(run).toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+    }
   });
 
   it('a batch runs every override check and stores nothing when one fails', async () => {

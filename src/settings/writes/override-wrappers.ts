@@ -1,13 +1,5 @@
-import { callInWriteContext, nestedWriteContext } from './write-context';
+import { callInWriteContext, isPassThrough, nestedWriteContext } from './write-context';
 import type { WriteOptions } from './write-options';
-
-/** `updateValue`/`deleteValue` implementations known to pass their options on (the typed container's), which need no wrapper. */
-const passThrough = new WeakSet<Function>();
-
-/** Declares `method` an override that passes `options` on to `super` unchanged: it is not wrapped. */
-export function markPassThrough(method: Function): void {
-  passThrough.add(method);
-}
 
 interface WritableContainer {
   updateValue(id: string, value: unknown, options?: WriteOptions): Promise<void>;
@@ -24,7 +16,7 @@ interface WritableContainer {
  */
 export function installWriteWrappers(instance: WritableContainer, base: WritableContainer): void {
   const update = instance.updateValue;
-  if (update !== base.updateValue && !passThrough.has(update)) {
+  if (update !== base.updateValue && !isPassThrough(update)) {
     Object.defineProperty(instance, 'updateValue', {
       configurable: true,
       writable: true,
@@ -35,7 +27,7 @@ export function installWriteWrappers(instance: WritableContainer, base: Writable
     });
   }
   const remove = instance.deleteValue;
-  if (remove !== base.deleteValue && !passThrough.has(remove)) {
+  if (remove !== base.deleteValue && !isPassThrough(remove)) {
     Object.defineProperty(instance, 'deleteValue', {
       configurable: true,
       writable: true,

@@ -87,6 +87,30 @@ function receiverFor(instance: object, context: WriteContext): object {
   return receiver;
 }
 
+/**
+ * Write methods between which and the base class's no code of the user's runs: the base's own
+ * `updateValue`/`deleteValue`, and the package's overrides that only narrow types and call
+ * `super` at once with everything (the typed container's). A call of one of them needs neither
+ * `AsyncLocalStorage` nor a receiver: the context is handed over synchronously.
+ */
+const passThrough = new WeakSet<Function>();
+
+/** Declares `method` a write method that reaches the base class's at once, passing everything on (see {@link callInWriteContext}). */
+export function markPassThrough(method: Function): void {
+  passThrough.add(method);
+}
+
+/** Whether `method` was declared with {@link markPassThrough}. */
+export function isPassThrough(method: Function): boolean {
+  return passThrough.has(method);
+}
+
+/**
+ * The context of a call of a pass-through method, from the call until the base method takes it
+ * (synchronously, before anything else runs): see {@link callInWriteContext}.
+ */
+let handedOver: WriteContext | undefined;
+
 /** Whether write contexts follow `await`s here (`AsyncLocalStorage` found) rather than travelling on per-write receivers. */
 export function writeContextsFollowAwaits(): boolean {
   return asyncStorage !== null;
@@ -103,8 +127,12 @@ export function useAsyncWriteContexts(enabled: boolean): void {
 
 /**
  * Calls `method` (a write method of `instance`, or an override of one) with `args` inside
- * `context`: in the async context where the runtime has `AsyncLocalStorage`, else on a receiver
- * of its own that carries the context.
+ * `context`. A pass-through method (the base's own, with no override) reaches the base at once:
+ * the context is handed over synchronously, and the base takes it before anything else runs.
+ * An override of the user's may await before it calls `super`: the context then goes in the
+ * async context where the runtime has `AsyncLocalStorage`, else on a receiver of its own.
+ * `AsyncLocalStorage` is only entered for overrides: on Node 20 its first `run` turns on promise
+ * hooks for the whole process, a cost on every promise of the host application from then on.
  */
 export function callInWriteContext<A extends unknown[], R>(
   context: WriteContext,
@@ -112,6 +140,15 @@ export function callInWriteContext<A extends unknown[], R>(
   method: (...args: A) => R,
   args: A,
 ): R {
+  if (passThrough.has(method)) {
+    const previous = handedOver;
+    handedOver = context;
+    try {
+      return method.apply(instance, args);
+    } finally {
+      handedOver = previous;
+    }
+  }
   if (asyncStorage !== null) return asyncStorage.run(context, () => method.apply(instance, args));
   return method.apply(receiverFor(instance, context), args);
 }
@@ -123,6 +160,12 @@ export function callInWriteContext<A extends unknown[], R>(
 export function resolveWriteReceiver<T extends object>(
   receiver: T,
 ): { self: T; context: WriteContext | undefined } {
+  const handed = handedOver;
+  if (handed !== undefined) {
+    // Taken once: a write the base makes later on its own has no context from this call.
+    handedOver = undefined;
+    if (handed.target === receiver) return { self: receiver, context: handed };
+  }
   const known = receivers.get(receiver);
   if (known !== undefined) return { self: known.instance as T, context: known.context };
   if (asyncStorage === null) return { self: receiver, context: undefined };
