@@ -69,22 +69,38 @@ function services(
   return { services: levelServices, scans, suffixScans };
 }
 
+/**
+ * Checks that `stream` yields batches of at most 100 with every scope of `expected` once, in
+ * order, with the ids it holds (the first as `via`), the texts of `wanted` (all: every text) and
+ * its marker.
+ */
+async function expectEveryScope(
+  stream: AsyncIterable<FoundScope[]>,
+  expected: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  wanted?: ReadonlySet<string>,
+): Promise<void> {
+  const seen: FoundScope[] = [];
+  for await (const batch of stream) {
+    expect(batch.length).toBeLessThanOrEqual(100);
+    seen.push(...batch);
+  }
+  expect(seen.map((found) => found.scope)).toEqual([...expected.keys()]);
+  for (const found of seen) {
+    const texts = expected.get(found.scope)!;
+    expect(found.present).toEqual(new Set(texts.keys()));
+    expect(found.via).toBe([...texts.keys()][0]);
+    expect(found.read?.texts).toEqual(
+      new Map([...texts].filter(([id]) => wanted === undefined || wanted.has(id))),
+    );
+    expect(found.read?.marker).toBe(Number(found.scope.slice(4)) % 3 === 0 ? '2' : undefined);
+  }
+}
+
 describe('streamScopes on an ordered store without scanSuffixes', () => {
   it('yields every scope once, in order, with the ids it holds, their texts and its marker', async () => {
     const { store, expected } = seeded(2_345);
     const { services: levelServices, scans } = services(store);
-    const seen: FoundScope[] = [];
-    for await (const batch of streamScopes(levelServices, schema, IDS, 100)) {
-      expect(batch.length).toBeLessThanOrEqual(100);
-      seen.push(...batch);
-    }
-    expect(seen.map((found) => found.scope)).toEqual([...expected.keys()]);
-    for (const found of seen) {
-      const texts = expected.get(found.scope)!;
-      expect(found.present).toEqual(new Set(texts.keys()));
-      expect(found.read?.texts).toEqual(texts);
-      expect(found.read?.marker).toBe(Number(found.scope.slice(4)) % 3 === 0 ? '2' : undefined);
-    }
+    await expectEveryScope(streamScopes(levelServices, schema, IDS, 100), expected);
     // Pages of two batches (the first scan of each prefix is the one-item probe of the order).
     expect(Math.max(...scans.slice(1).map((query) => query.count))).toBe(200);
   });
@@ -140,9 +156,7 @@ describe('streamScopes on a store with scanSuffixes', () => {
   it('every text wanted (an export): each scope with all its texts', async () => {
     const { store, expected } = seeded(777);
     const { services: levelServices, scans, suffixScans } = services(store, undefined, never);
-    const seen: FoundScope[] = [];
-    for await (const batch of streamScopes(levelServices, schema, IDS, 100)) seen.push(...batch);
-    expect(seen.map((found) => found.read?.texts)).toEqual([...expected.values()]);
+    await expectEveryScope(streamScopes(levelServices, schema, IDS, 100), expected);
     expect(scans).toEqual([]);
     for (const query of suffixScans) expect(query.values).toEqual([true, true, true]);
   });
@@ -150,19 +164,7 @@ describe('streamScopes on a store with scanSuffixes', () => {
   it('yields every scope once, in order, with the ids it holds, the wanted texts and its marker, a page of two batches per read', async () => {
     const { store, expected } = seeded(2_345);
     const { services: levelServices, scans, suffixScans } = services(store, undefined, never);
-    const seen: FoundScope[] = [];
-    for await (const batch of streamScopes(levelServices, schema, IDS, 100, wanted)) {
-      expect(batch.length).toBeLessThanOrEqual(100);
-      seen.push(...batch);
-    }
-    expect(seen.map((found) => found.scope)).toEqual([...expected.keys()]);
-    for (const found of seen) {
-      const texts = expected.get(found.scope)!;
-      expect(found.present).toEqual(new Set(texts.keys()));
-      expect(found.via).toBe([...texts.keys()][0]);
-      expect(found.read?.texts).toEqual(new Map([...texts].filter(([id]) => wanted.has(id))));
-      expect(found.read?.marker).toBe(Number(found.scope.slice(4)) % 3 === 0 ? '2' : undefined);
-    }
+    await expectEveryScope(streamScopes(levelServices, schema, IDS, 100, wanted), expected, wanted);
     expect(scans, 'no scan of its own').toEqual([]);
     expect(suffixScans).toHaveLength(Math.ceil(2_345 / 200));
     for (const query of suffixScans) {
