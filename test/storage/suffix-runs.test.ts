@@ -35,14 +35,14 @@ async function walk(store: OptionStore, values: readonly boolean[], count: numbe
   for (let page = 0; page < 1000; page++) {
     const answer = await store.scanSuffixes!({ prefixes: PREFIXES, values, joined: [MARKER], cursor, count });
     expect(answer.suffixes.length).toBeLessThanOrEqual(count);
-    answer.suffixes.forEach((each, index) =>
+    for (const [index, each] of answer.suffixes.entries()) {
       seen.push({
         suffix: each,
         held: answer.held[index]!,
         texts: answer.texts[index]!,
         joined: answer.joined[index]!,
-      }),
-    );
+      });
+    }
     cursor = answer.cursor;
     if (cursor === null) return seen;
   }
