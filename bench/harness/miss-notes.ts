@@ -52,7 +52,7 @@ const PROPAGATION_MISS =
   'write (`INFO commandstats`) against 2.7 µs for the floor’s MULTI, which checks no condition or schema record ' +
   'and keeps no byte count. Measured since: a paced `updateValue` on Redis (2 ms apart, its time until the ' +
   'request leaves) costs 57 µs at p50 over 600 writes, 23 µs over 3,000 and 14 µs over 6,000. That is JIT warm-up ' +
-  'of a long path, with no single function standing out; this run’s phases put 100–190 µs before a write ' +
+  'of a long path, with no single function standing out; in the full bench the phases put 100–190 µs before a write ' +
   'leaves. A warm-up of 600 writes instead of 20 left the ratios as they were. Next: a one-key commit script, and ' +
   'a read fast path through `KeyedQueue` (a read of keys no write holds need not join the queue).';
 
