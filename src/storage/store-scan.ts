@@ -97,8 +97,9 @@ export interface SuffixScanQuery {
 }
 
 /**
- * One page of a `scanSuffixes`: every suffix after the cursor up to the page's last, in ascending
- * order (code points: the order of `COLLATE "C"`), each once, with the prefixes it follows. Every
+ * One page of a `scanSuffixes`: every suffix after the cursor up to the page's last, ascending in
+ * the store's key order (PostgreSQL: code points, as `COLLATE "C"` sorts; memory: JavaScript's
+ * code units; the two differ only for astral characters), each once, with the prefixes it follows. Every
  * suffix that exists from the first page to the last is returned exactly once; keys written or
  * removed during the scan may or may not count.
  */
