@@ -3,7 +3,7 @@ import { SchemaOutdatedError } from '../schema-versions/schema-outdated';
 import { isScopePath } from '../scope/scope-path';
 import { isEncryptedText } from '../secrets/secret-cipher';
 import type { SettingsCore } from '../settings-core';
-import { scansAreOrdered, streamScopes } from '../values/scope-stream';
+import { scopesStreamInOrder, streamScopes } from '../values/scope-stream';
 import { compareText, objectKeyOrder } from './json-order';
 import { secretFingerprint } from './secret-fingerprint';
 import { SETTINGS_DOCUMENT_FORMAT, type SettingsDocument } from './settings-document';
@@ -112,7 +112,7 @@ async function* exportedValues(
   if (
     options.scopes === undefined &&
     ids.length > 0 &&
-    (await scansAreOrdered(core.services, core.schema, ids[0]!))
+    (await scopesStreamInOrder(core.services, core.schema, ids[0]!))
   ) {
     yield* streamedLevels(core, ids, level);
     return;

@@ -162,7 +162,7 @@ export async function* streamScopes(
     yield* suffixScopes(services, schema, ids, batchSize, valueIds);
     return;
   }
-  const ordered = await scansAreOrdered(services, schema, ids[0]!);
+  const ordered = await scopesStreamInOrder(services, schema, ids[0]!);
   let batch: FoundScope[] = [];
   if (!ordered) {
     for (const id of ids) {
@@ -287,13 +287,17 @@ async function* suffixScopes(
   if (batch.length > 0) yield batch;
 }
 
-/** Whether the store's scans come ordered (one probe page of one prefix). */
-export async function scansAreOrdered(
+/**
+ * Whether {@link streamScopes} gives each scope once, in order: on a store with `scanSuffixes`
+ * (no round trip), or whose scans come ordered (one probe page of one prefix).
+ */
+export async function scopesStreamInOrder(
   services: LevelServices,
   schema: SettingsSchema,
   id: string,
 ): Promise<boolean> {
   const store = services.store;
+  if (typeof store.scanSuffixes === 'function') return true;
   if (typeof store.scan !== 'function') return false;
   const prefix = schema.scopedKeyPrefix(id);
   const page = await services.call('scan', () => store.scan!({ prefix, count: 1 }));
