@@ -56,7 +56,7 @@ export interface OptionStore {
   listKeys?(prefix: string): Promise<string[]>;
   /**
    * Optional capability (0.3): one page of a change log, newest first, optionally only the
-   * entries of one tag, with the count of matching entries; reads the page, not the whole log.
+   * entries of one tag, with the count of matching entries; answers the page, never the whole log.
    */
   readLogPage?(log: string, query: LogPageQuery): Promise<LogPage>;
   /**

@@ -1,6 +1,7 @@
 /**
  * Reading a change log one page at a time (the optional `OptionStore.readLogPage` capability,
- * 0.3): a page of history costs what the page holds, whatever the length of the log.
+ * 0.3): one page of history crosses the wire, never the whole log (a store may read the
+ * entries its bounds keep to count them: PostgreSQL does).
  */
 
 /** Which entries of a log to read. */

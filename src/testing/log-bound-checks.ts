@@ -77,5 +77,26 @@ export function describeLogBoundChecks(tools: SuiteTools): void {
       expect(await appendTo(store, byBytes, ['eeee'])).toEqual(['eeee', 'ddd']);
       expect(await appendTo(store, byBytes, ['f', 'g'])).toEqual(['g', 'f', 'eeee']);
     });
+
+    test('what a tighter bound removed stays removed when a later append loosens it', async ({ skip }) => {
+      const store = await openStore(skip);
+      if (!store) return;
+      const log = name('lb-change');
+      const wide = { name: log, keep: 1000, maxBytes: 1000 };
+      const bytes = (maxBytes?: number) => ({ name: log, keep: 1000, maxBytes });
+      for (let n = 1; n <= 12; n++) await appendTo(store, wide, [`e${n}`]);
+      expect(await appendTo(store, { ...wide, keep: 3 }, ['e13'])).toEqual(['e13', 'e12', 'e11']);
+      expect(await appendTo(store, wide, ['e14']), 'keep grows again').toEqual(['e14', 'e13', 'e12', 'e11']);
+      expect(await appendTo(store, bytes(6), ['e15'])).toEqual(['e15', 'e14']);
+      expect(await appendTo(store, wide, ['e16']), 'maxBytes grows again').toEqual(['e16', 'e15', 'e14']);
+      expect(await appendTo(store, bytes(), ['e17']), 'no maxBytes at all').toEqual([
+        'e17',
+        'e16',
+        'e15',
+        'e14',
+      ]);
+      expect(await appendTo(store, bytes(9), ['e18'])).toEqual(['e18', 'e17', 'e16']);
+      expect(await appendTo(store, wide, ['e19'])).toEqual(['e19', 'e18', 'e17', 'e16']);
+    });
   });
 }

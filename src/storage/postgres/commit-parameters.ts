@@ -1,6 +1,6 @@
 import { boundAppend } from '../log-bounds';
 import { commitLogs, type StoreCommit, type StoreLogAppend, type StoreWrite } from '../store-commit';
-import { integerArrayLiteral, textArrayLiteral } from './array-literal';
+import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from './array-literal';
 import type { CommitShape } from './commit-statement';
 
 /** The condition modes of a write as the commit statement reads them. */
@@ -95,14 +95,17 @@ function writeParameters(commit: StoreCommit): unknown[] {
   ];
 }
 
-/** The bytes of a batch before each of its entries, from their sizes. */
-function offsets(sizes: readonly number[]): number[] {
-  let offset = 0;
-  return sizes.map((size) => {
-    const at = offset;
-    offset += size;
-    return at;
-  });
+/**
+ * How many trims a log gets, on average, while `keep` entries are appended to it: a commit trims
+ * a log it sends `n` entries to with a chance of `LAZY_TRIMS × n / keep` (see `logSql` in
+ * `commit-statement.ts`), so a log holds about `keep × (1 + 1 / LAZY_TRIMS)` entries at most
+ * between trims, and a trim walks about `keep / LAZY_TRIMS` entries beyond the kept ones.
+ */
+export const LAZY_TRIMS = 8;
+
+/** Whether a commit sending `sent` entries to a log that keeps `keep` trims it (drawn at random). */
+export function drawLazyTrim(sent: number, keep: number): boolean {
+  return Math.random() * keep < LAZY_TRIMS * sent;
 }
 
 /** The fields of the one log a commit appends to. */
@@ -115,9 +118,9 @@ function oneLogParameters(log: StoreLogAppend): unknown[] {
     bounded.dropped,
     bounded.entries.length,
     bounded.bytes,
+    drawLazyTrim(bounded.entries.length, log.keep),
     textArrayLiteral(bounded.entries),
     bounded.tags === undefined ? null : textArrayLiteral(bounded.tags),
-    integerArrayLiteral(offsets(bounded.sizes)),
   ];
 }
 
@@ -136,11 +139,12 @@ function logParameters(
   const dropped: number[] = [];
   const added: number[] = [];
   const bytes: number[] = [];
+  const trims: boolean[] = [];
   const entryLogs: string[] = [];
   const entries: string[] = [];
   const tags: Array<string | null> = [];
-  const positions: number[] = [];
-  const before: number[] = [];
+  const entryKeeps: number[] = [];
+  const entryMaxBytes: Array<number | null> = [];
   for (const log of logs) {
     const bounded = boundAppend(log);
     names.push(log.name);
@@ -149,30 +153,34 @@ function logParameters(
     dropped.push(bounded.dropped);
     added.push(bounded.entries.length);
     bytes.push(bounded.bytes);
-    const offsetOf = offsets(bounded.sizes);
+    trims.push(drawLazyTrim(bounded.entries.length, log.keep));
     bounded.entries.forEach((entry, index) => {
       entryLogs.push(log.name);
       entries.push(entry);
       tags.push(bounded.tags?.[index] ?? null);
-      positions.push(index + 1);
-      before.push(offsetOf[index]!);
+      if (!sharedBounds) {
+        entryKeeps.push(log.keep);
+        entryMaxBytes.push(log.maxBytes ?? null);
+      }
     });
   }
   const bounds = sharedBounds
     ? [keeps[0], ...(byteBound ? [maxBytes[0]] : [])]
     : [integerArrayLiteral(keeps), ...(byteBound ? [integerArrayLiteral(maxBytes)] : [])];
-  const texts = sharedBounds ? entriesJson(entries) : textArrayLiteral(entries);
+  const entryBounds = sharedBounds
+    ? []
+    : [integerArrayLiteral(entryKeeps), ...(byteBound ? [integerArrayLiteral(entryMaxBytes)] : [])];
   return [
     textArrayLiteral(names),
     ...bounds,
     integerArrayLiteral(dropped),
     integerArrayLiteral(added),
     integerArrayLiteral(bytes),
+    booleanArrayLiteral(trims),
     textArrayLiteral(entryLogs),
-    texts,
+    sharedBounds ? entriesJson(entries) : textArrayLiteral(entries),
     textArrayLiteral(tags),
-    integerArrayLiteral(positions),
-    integerArrayLiteral(before),
+    ...entryBounds,
   ];
 }
 

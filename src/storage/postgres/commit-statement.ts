@@ -13,14 +13,13 @@ export interface CommitShape {
   readonly single: boolean;
   /** The commit has `checks`. */
   readonly checks: boolean;
-  /** How many logs it appends entries to: none, one (fields as scalars) or many (fields as arrays). */
+  /** How many logs it appends entries to: none, one (its fields as scalars) or many (as arrays). */
   readonly logs: 'none' | 'one' | 'many';
   /** One of its logs has `maxBytes`. */
   readonly byteBound: boolean;
   /**
    * Its many logs share one `keep` and one `maxBytes` (a batch of migrated levels, a plan): they
-   * are scalar parameters, and the update of each log's head row reads its own counts from the
-   * row it tried to insert, never looking the log up among the others (see `logSql`).
+   * are scalar parameters, and the entries' texts come as one JSON array (see `logSql`).
    */
   readonly sharedBounds?: boolean;
 }
@@ -55,9 +54,10 @@ class Parameters {
  * delete), `expects`, `modes` (0 none, 1 absent, 2 equal), the notification's channel and
  * payload; with checks, their keys and the texts they must hold (null: nothing); with one log,
  * its name, `keep`, (with a byte bound) `maxBytes`, how many appended entries were dropped, how
- * many are sent, their bytes, then the entries, their tags and the bytes of the batch before
- * each; with many logs, the same per-log fields as arrays, then per entry its log, text, tag,
- * position in its log's batch and the bytes of that batch before it.
+ * many are sent, their bytes and whether a lazy trim was drawn, then the entries and their
+ * tags; with many logs, the same per-log fields as arrays (`keep` and `maxBytes` as scalars when
+ * shared), then per entry its log, text (a JSON array of them when shared) and tag, and (not
+ * shared) its log's `keep` and `maxBytes`.
  */
 export function commitStatement(table: OptionTableName, shape: CommitShape): CommitStatement {
   const p = new Parameters();
@@ -197,169 +197,136 @@ function commitResult([channel, payload]: readonly [string, string]): string {
   );
 }
 
-/** How the log SQL names a log's fields: parameters (one log) or columns of `appends` (many). */
-interface LogFields {
-  readonly log: string;
-  readonly keep: string;
-  readonly maxBytes: string | null;
-  readonly dropped: string;
-  readonly added: string;
-  readonly bytes: string;
-}
-
-/**
- * The log appends of a commit, when nothing was refused. The fields of one log are scalar
- * parameters (the hot path: the planner knows it is one row); those of many logs are parallel
- * arrays in the `appends` CTE, one row per log.
- *
- * Entries are numbered per log (`seq`, from 1; entries the bounds dropped before sending take
- * numbers too, so that they count as trimmed). The log's head row counts them (`last`),
- * remembers up to which number the log is trimmed (`trimmed`, and `prev_trimmed` before this
- * commit) and counts the bytes ever appended (`bytes`; each entry keeps the count before it,
- * `bytes_before`). The upsert of the head rows takes their row locks (in name order), so
- * concurrent commits to one log number their entries one after the other (a waiting commit
- * reads the head as the other one left it). The new trim mark is the highest of: the old one;
- * the `keep` bound; the dropped entries; and, with `maxBytes`, the byte bound — the entry before
- * the first one above the other marks whose `bytes_before` is within `maxBytes` of the new byte
- * count, found by walking the `(log, seq)` key up from those marks, so a write reads the
- * entries the byte bound trims and one more (an entry without `bytes_before`, written by 0.2,
- * stops the walk and is kept until `keep` removes it). When every visible entry is beyond the bound, the mark is the newest
- * visible one (an entry a concurrent commit made after this statement's snapshot is left for a
- * later trim).
- *
- * The trim then deletes exactly the entries that fell out since the last trim, in the logs whose
- * mark this commit moved (a log below its bounds is not read) — an index range
- * scan of the `(log, seq)` key bounded on both sides: for one log, on the log's name and the head
- * row's marks (the planner knows the head is one row, as in 0.2); for many, per log through a
- * LATERAL subquery (kept apart by `OFFSET 0`, so the planner cannot turn it into a hash join that
- * reads the whole table), the rows then deleted by their row ids (a TID scan). It never walks
- * the dead index entries that earlier trims left at the old end of the log (a trim by
- * `ORDER BY … OFFSET keep` walks all of them, and costs more with every write until a vacuum). The range reaches 64
- * numbers below the last trim, to catch an entry a concurrent commit inserted after this
- * statement's snapshot was taken (only possible with a `keep` smaller than the commits in flight);
- * such an entry stays at most until the next commit that moves the mark, which is the next
- * append once the log is full.
- */
-function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): string {
-  if (shared(shape)) return sharedBoundsLogSql(table, p, shape);
-  const { logSql: log, logHeadSql: head } = table;
-  const many = shape.logs === 'many';
-  let appends: string;
-  let fields: LogFields;
-  if (many) {
-    const [name, keep] = [p.next('text[]'), p.next('bigint[]')];
-    const maxBytes = shape.byteBound ? p.next('bigint[]') : 'NULL::bigint[]';
-    const [dropped, added, bytes] = [p.next('bigint[]'), p.next('bigint[]'), p.next('bigint[]')];
-    appends =
-      `appends AS (SELECT * FROM unnest(${name}, ${keep}, ${maxBytes}, ${dropped}, ${added}, ${bytes}) ` +
-      'AS a(log, keep, max_bytes, dropped, added, bytes)), ';
-    fields = {
-      log: 'a.log',
-      keep: 'a.keep',
-      maxBytes: shape.byteBound ? 'a.max_bytes' : null,
-      dropped: 'a.dropped',
-      added: 'a.added',
-      bytes: 'a.bytes',
-    };
-  } else {
-    const [name, keep] = [p.next('text'), p.next('bigint')];
-    const maxBytes = shape.byteBound ? p.next('bigint') : null;
-    fields = {
-      log: name,
-      keep,
-      maxBytes,
-      dropped: p.next('bigint'),
-      added: p.next('bigint'),
-      bytes: p.next('bigint'),
-    };
-    appends = '';
-  }
-  const { keep, maxBytes, dropped, added, bytes } = fields;
-  const byCount = `greatest(h.trimmed, h.last + ${dropped} + ${added} - ${keep})`;
-  const bound = maxBytes === null ? '' : `, ${byteBoundSql(log, fields.log, maxBytes, bytes, byCount)}`;
-  const trimmed = `greatest(${byCount}, CASE WHEN ${dropped} > 0 THEN h.last + ${dropped} ELSE 0 END${bound})`;
-  const update = many
-    ? `(prev_trimmed, trimmed, last, bytes) = (SELECT h.trimmed, ${trimmed}, h.last + EXCLUDED.last, ` +
-      'h.bytes + EXCLUDED.bytes FROM appends AS a WHERE a.log = h.log)'
-    : `prev_trimmed = h.trimmed, trimmed = ${trimmed}, last = h.last + EXCLUDED.last, bytes = h.bytes + EXCLUDED.bytes`;
-  const headRows = many
-    ? 'SELECT a.log, a.dropped + a.added, a.dropped, 0, a.bytes FROM appends AS a WHERE NOT EXISTS (SELECT 1 FROM refused) ORDER BY a.log'
-    : `SELECT ${fields.log}, ${dropped} + ${added}, ${dropped}, 0, ${bytes} WHERE NOT EXISTS (SELECT 1 FROM refused)`;
-  const entries = many
-    ? `SELECT e.log, head.last - a.added + e.position, e.entry, e.tag, head.bytes - a.bytes + e.bytes_before FROM unnest(${p.next('text[]')}, ${p.next('text[]')}, ${p.next('text[]')}, ${p.next('bigint[]')}, ${p.next('bigint[]')}) AS e(log, entry, tag, position, bytes_before) JOIN head ON head.log = e.log JOIN appends AS a ON a.log = e.log`
-    : `SELECT head.log, head.last - ${added} + e.position, e.entry, e.tag, head.bytes - ${bytes} + e.bytes_before FROM unnest(${p.next('text[]')}, ${p.next('text[]')}, ${p.next('bigint[]')}) WITH ORDINALITY AS e(entry, tag, bytes_before, position) CROSS JOIN head`;
-  const trim = many
-    ? manyLogsTrimSql(log)
-    : `DELETE FROM ${log} AS old USING head WHERE head.trimmed > head.prev_trimmed AND old.log = ${fields.log} ` +
-      'AND old.seq > head.prev_trimmed - 64 AND old.seq <= head.trimmed';
-  return (
-    appends +
-    `head AS (INSERT INTO ${head} AS h (log, last, trimmed, prev_trimmed, bytes) ${headRows} ` +
-    `ON CONFLICT (log) DO UPDATE SET ${update} RETURNING h.log, h.last, h.trimmed, h.prev_trimmed, h.bytes), ` +
-    `logged AS (INSERT INTO ${log} (log, seq, entry, tag, bytes_before) ${entries} RETURNING 1), ` +
-    `trimmed AS (${trim} RETURNING 1)`
-  );
-}
-
 /** Whether `shape` is many logs sharing their bounds. */
 function shared(shape: CommitShape): boolean {
   return shape.logs === 'many' && shape.sharedBounds === true;
 }
 
 /**
- * The log appends of many logs sharing one `keep` and `maxBytes` (scalar parameters), as
- * `logSql` does for many logs, the entries' texts as one JSON array. The row each head upsert tries to insert carries that log's
- * counts (`last` = dropped + added, `trimmed` = dropped, `bytes`), so the update on conflict
- * reads them from `EXCLUDED` instead of finding the log among the commit's others (a lookup per
- * head row, quadratic in the number of logs: 60 ms for 1,000 logs).
+ * The log appends of a commit, when nothing was refused: one row per log in `appends` (its
+ * name, `keep`, `max_bytes`, how many entries its bounds dropped before sending, how many are
+ * sent and their bytes, and whether the client drew a lazy trim), the entries in `logged`.
+ *
+ * **Numbering.** Every entry takes the next number of the table's sequence (`<table>_log_seq`):
+ * no row is locked to number it, so commits to one log (every write of one level appends to
+ * its log) never wait for each other. Entries of one commit are numbered in their order; a
+ * log's entries are read in number order. The head row of a log (`<table>_log_head`) is
+ * inserted on its first append and lists the log.
+ *
+ * **Bounds.** Each entry carries its append's `keep` and `max_bytes`, and readers keep the
+ * newest entries within the newest entry's bounds (`keptEntriesSql` in `option-table-sql.ts`):
+ * with the same bounds on every append, that is exactly what trimming after each append would
+ * leave. Physically, a log is trimmed lazily: a commit trims a log when the client drew a trim
+ * for it (a chance of `LAZY_TRIMS × sent / keep`, so a log holds about `keep × (1 + 1/LAZY_TRIMS)`
+ * entries), when its bounds dropped entries before sending, or when its bounds differ from the
+ * newest entry's (`n` in `due`). The trim finds the newest entry that goes (`cutSql`) and deletes it
+ * and the older entries above the log's trim mark, each row `FOR UPDATE SKIP LOCKED`: two
+ * commits trimming one log never wait for each other.
+ *
+ * **The head row's trim mark** (`trimmed`: entries up to it are gone) bounds every walk of a
+ * log, the trims' and the readers', to the entries since the last trim: the rows deleted
+ * before it stay in the `(log, seq)` key until a vacuum, and are never walked again. A trim
+ * moves it (`heads`, and sets `lost`: the log lost entries) when no other commit holds the
+ * row (`claimed`, `SKIP LOCKED`; the other one is a trim moving it too). Dropped entries and
+ * changed bounds move it whatever it takes, waiting for the row if need be, and their trim
+ * deletes everything up to the cut: the mark then also hides entries a concurrent commit
+ * inserted below it and a trim skipped. Only those rare commits wait for each other.
  */
-function sharedBoundsLogSql(table: OptionTableName, p: Parameters, shape: CommitShape): string {
-  const { logSql: log, logHeadSql: head } = table;
-  const [name, keep] = [p.next('text[]'), p.next('bigint')];
-  const maxBytes = shape.byteBound ? p.next('bigint') : null;
-  const [dropped, added, bytes] = [p.next('bigint[]'), p.next('bigint[]'), p.next('bigint[]')];
-  const appends = `appends AS (SELECT * FROM unnest(${name}, ${dropped}, ${added}, ${bytes}) AS a(log, dropped, added, bytes)), `;
-  const byCount = `greatest(h.trimmed, h.last + EXCLUDED.last - ${keep})`;
-  const bound =
-    maxBytes === null ? '' : `, ${byteBoundSql(log, 'h.log', maxBytes, 'EXCLUDED.bytes', byCount)}`;
-  const trimmed = `greatest(${byCount}, CASE WHEN EXCLUDED.trimmed > 0 THEN h.last + EXCLUDED.trimmed ELSE 0 END${bound})`;
-  // The entries come as one JSON array: JSON.stringify is native, where a text[] literal escapes
-  // every entry in JavaScript (each history entry is JSON itself, full of quotes).
-  const [logs, texts] = [p.next('text[]'), p.next('json')];
-  const entryTexts = `ARRAY(SELECT j.entry FROM json_array_elements_text(${texts}) WITH ORDINALITY AS j(entry, n) ORDER BY j.n)`;
-  const entries =
-    `SELECT e.log, head.last - a.added + e.position, e.entry, e.tag, head.bytes - a.bytes + e.bytes_before FROM unnest(${logs}, ${entryTexts}, ${p.next('text[]')}, ${p.next('bigint[]')}, ${p.next('bigint[]')}) ` +
-    'AS e(log, entry, tag, position, bytes_before) JOIN head ON head.log = e.log JOIN appends AS a ON a.log = e.log';
+function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): string {
+  const { logSql: log, logHeadSql: head, logSeqSql: seq } = table;
+  const many = shape.logs === 'many';
+  const go = 'NOT EXISTS (SELECT 1 FROM refused)';
+  const array = many ? '[]' : '';
+  const name = p.next(`text${array}`);
+  // Shared bounds (a batch of migrated levels, a plan): one keep and maxBytes for every log.
+  const boundsArray = many && !shared(shape) ? '[]' : '';
+  const keep = p.next(`bigint${boundsArray}`);
+  const maxBytes = shape.byteBound ? p.next(`bigint${boundsArray}`) : `NULL::bigint${boundsArray}`;
+  const [dropped, added, bytes, trim] = [
+    p.next(`bigint${array}`),
+    p.next(`bigint${array}`),
+    p.next(`bigint${array}`),
+    p.next(`boolean${array}`),
+  ];
+  let appends: string;
+  let entries: string;
+  const number = `nextval('${seq}')`;
+  if (!many) {
+    appends = `SELECT ${name} AS log, ${keep} AS keep, ${maxBytes} AS max_bytes, ${dropped} AS dropped, ${added} AS added, ${bytes} AS bytes, ${trim} AS trim`;
+    entries =
+      `SELECT ${name}, ${number}, e.entry, e.tag, ${keep}, ${maxBytes} ` +
+      `FROM unnest(${p.next('text[]')}, ${p.next('text[]')}) AS e(entry, tag) WHERE ${go}`;
+  } else if (shared(shape)) {
+    appends =
+      `SELECT a.log, ${keep} AS keep, ${maxBytes} AS max_bytes, a.dropped, a.added, a.bytes, a.trim ` +
+      `FROM unnest(${name}, ${dropped}, ${added}, ${bytes}, ${trim}) AS a(log, dropped, added, bytes, trim)`;
+    // The entries come as one JSON array: JSON.stringify is native, where a text[] literal escapes
+    // every entry in JavaScript (each history entry is JSON itself, full of quotes).
+    const [logs, texts, tags] = [p.next('text[]'), p.next('json'), p.next('text[]')];
+    const entryTexts = `ARRAY(SELECT j.entry FROM json_array_elements_text(${texts}) WITH ORDINALITY AS j(entry, n) ORDER BY j.n)`;
+    entries =
+      `SELECT e.log, ${number}, e.entry, e.tag, ${keep}, ${maxBytes} ` +
+      `FROM unnest(${logs}, ${entryTexts}, ${tags}) AS e(log, entry, tag) WHERE ${go}`;
+  } else {
+    appends = `SELECT * FROM unnest(${name}, ${keep}, ${maxBytes}, ${dropped}, ${added}, ${bytes}, ${trim}) AS a(log, keep, max_bytes, dropped, added, bytes, trim)`;
+    // Each entry with its log's bounds, so that no join reorders the entries before they are numbered.
+    const entryMaxBytes = shape.byteBound ? 'bigint[]' : null;
+    const [logs, texts, tags, keeps] = [
+      p.next('text[]'),
+      p.next('text[]'),
+      p.next('text[]'),
+      p.next('bigint[]'),
+    ];
+    const maxes = entryMaxBytes === null ? 'NULL::bigint[]' : p.next(entryMaxBytes);
+    entries =
+      `SELECT e.log, ${number}, e.entry, e.tag, e.keep, e.max_bytes ` +
+      `FROM unnest(${logs}, ${texts}, ${tags}, ${keeps}, ${maxes}) AS e(log, entry, tag, keep, max_bytes) WHERE ${go}`;
+  }
+  // Every lookup of a log's rows goes through a LATERAL subquery kept apart by its LIMIT or
+  // locking clause (never pulled up into a join), a parameterized scan of
+  // the `(log, seq)` or `log` key per log: the planner never joins a whole table instead, even
+  // with the statistics of the empty tables it was created as.
   return (
-    appends +
-    `head AS (INSERT INTO ${head} AS h (log, last, trimmed, prev_trimmed, bytes) ` +
-    'SELECT a.log, a.dropped + a.added, a.dropped, 0, a.bytes FROM appends AS a WHERE NOT EXISTS (SELECT 1 FROM refused) ORDER BY a.log ' +
-    `ON CONFLICT (log) DO UPDATE SET prev_trimmed = h.trimmed, trimmed = ${trimmed}, ` +
-    'last = h.last + EXCLUDED.last, bytes = h.bytes + EXCLUDED.bytes ' +
-    'RETURNING h.log, h.last, h.trimmed, h.prev_trimmed, h.bytes), ' +
-    `logged AS (INSERT INTO ${log} (log, seq, entry, tag, bytes_before) ${entries} RETURNING 1), ` +
-    `trimmed AS (${manyLogsTrimSql(log)} RETURNING 1)`
-  );
-}
-
-/** The trim of many logs: per head row, the entries that fell out since its last trim (see `logSql`). */
-function manyLogsTrimSql(log: string): string {
-  return (
-    `DELETE FROM ${log} AS old USING (SELECT e.ctid AS id FROM head CROSS JOIN LATERAL ` +
-    `(SELECT e.ctid FROM ${log} AS e WHERE e.log = head.log AND e.seq > head.prev_trimmed - 64 ` +
-    'AND e.seq <= head.trimmed OFFSET 0) AS e WHERE head.trimmed > head.prev_trimmed) AS gone WHERE old.ctid = gone.id'
+    `appends AS (${appends}), ` +
+    'due AS (SELECT a.*, n.keep AS prior_keep, n.max_bytes AS prior_max_bytes, coalesce(hd.trimmed, 0) AS mark, ' +
+    'hd.log IS NOT NULL AS listed, ' +
+    'coalesce(n.seen AND (n.keep IS DISTINCT FROM a.keep OR n.max_bytes IS DISTINCT FROM a.max_bytes), false) AS changed ' +
+    'FROM appends AS a LEFT JOIN LATERAL ' +
+    `(SELECT e.keep, e.max_bytes, true AS seen FROM ${log} AS e WHERE e.log = a.log ORDER BY e.seq DESC LIMIT 1) AS n ON true ` +
+    `LEFT JOIN LATERAL (SELECT h.log, h.trimmed FROM ${head} AS h WHERE h.log = a.log LIMIT 1) AS hd ON true WHERE ${go}), ` +
+    `logged AS (INSERT INTO ${log} (log, seq, entry, tag, keep, max_bytes) ${entries} RETURNING 1), ` +
+    `cuts AS (SELECT d.log, c.seq, d.mark, d.dropped > 0 OR d.changed AS must FROM due AS d CROSS JOIN LATERAL (${cutSql(log)}) AS c ` +
+    'WHERE d.trim OR d.dropped > 0 OR d.changed), ' +
+    // Deleted by row id, joined (a TID scan per row).
+    `gone AS (DELETE FROM ${log} AS old USING (SELECT g.ctid AS id FROM cuts AS c CROSS JOIN LATERAL ` +
+    `(SELECT e.ctid FROM ${log} AS e WHERE e.log = c.log AND e.seq <= c.seq AND (c.must OR e.seq > c.mark) ` +
+    'FOR UPDATE OF e SKIP LOCKED) AS g) AS gone WHERE old.ctid = gone.id RETURNING 1), ' +
+    `claimed AS (SELECT x.log FROM cuts AS c CROSS JOIN LATERAL (SELECT h.log FROM ${head} AS h WHERE h.log = c.log ` +
+    'FOR UPDATE OF h SKIP LOCKED) AS x WHERE NOT c.must), ' +
+    // The head rows: inserted for a new log; a listed one is touched only to move its mark (a
+    // unique check on it would wait for a commit that is moving it).
+    `heads AS (INSERT INTO ${head} AS h (log, trimmed, lost) ` +
+    'SELECT d.log, coalesce(c.seq, 0), d.dropped > 0 OR c.seq IS NOT NULL FROM due AS d LEFT JOIN cuts AS c ON c.log = d.log ' +
+    'WHERE NOT d.listed OR ((c.seq IS NOT NULL OR d.dropped > 0) AND (d.dropped > 0 OR d.changed ' +
+    'OR d.log IN (SELECT claimed.log FROM claimed))) ORDER BY d.log ' +
+    'ON CONFLICT (log) DO UPDATE SET trimmed = greatest(h.trimmed, EXCLUDED.trimmed), lost = true WHERE EXCLUDED.lost RETURNING 1)'
   );
 }
 
 /**
- * The byte bound's trim mark inside the head's update (`h`: the head row as it is; 0 without a
- * bound), walking up from `from`, the mark the other bounds set.
+ * The newest stored entry of the log `d.log` that a trim removes (no row: none), found walking
+ * its entries above the trim mark newest first: every one when the append dropped entries;
+ * else the first beyond the new bounds, with the append's own entries counted ahead of the
+ * stored ones (`d.added`, `d.bytes`; the newest entry is one of them, so it stays), or beyond
+ * the prior bounds. The count bound cuts at `keep + 1` entries at the latest, so the walk (a
+ * backward scan of the `(log, seq)` key) stops there.
  */
-function byteBoundSql(log: string, name: string, maxBytes: string, bytes: string, from: string): string {
+function cutSql(log: string): string {
   return (
-    `CASE WHEN ${maxBytes} IS NULL THEN 0 ELSE coalesce(` +
-    `(SELECT e.seq - 1 FROM ${log} AS e WHERE e.log = ${name} AND e.seq > ${from} ` +
-    `AND (e.bytes_before IS NULL OR e.bytes_before >= h.bytes + ${bytes} - ${maxBytes}) ORDER BY e.seq LIMIT 1), ` +
-    `(SELECT max(e.seq) FROM ${log} AS e WHERE e.log = ${name} AND e.seq <= h.last), 0) END`
+    'SELECT w.seq FROM (SELECT k.seq, row_number() OVER o AS rank, sum(k.size) OVER o AS upto FROM ' +
+    `(SELECT e.seq, octet_length(e.entry) AS size FROM ${log} AS e WHERE e.log = d.log AND e.seq > d.mark ` +
+    'ORDER BY e.seq DESC LIMIT d.keep + 1) AS k WINDOW o AS (ORDER BY k.seq DESC)) AS w ' +
+    'WHERE d.dropped > 0 OR w.rank + d.added > d.keep OR w.upto + d.bytes > d.max_bytes ' +
+    'OR w.rank > d.prior_keep OR (w.rank > 1 AND w.upto > d.prior_max_bytes) ORDER BY w.seq DESC LIMIT 1'
   );
 }

@@ -18,15 +18,31 @@ export interface OptionTableSql {
   readonly create: string;
   /** Creates the change-log table when missing. */
   readonly createLog: string;
-  /** Creates the table of log heads (one row per log: its last entry number, trim marks and byte count) when missing. */
+  /** Creates the table of log heads (one row per log: its trim mark and whether it ever lost entries) when missing. */
   readonly createLogHead: string;
   /**
-   * `$1` the quoted log table, `$2` the quoted head table, `$3` the quoted tag index, as text:
-   * one row, `current` true when the log tables have the columns and the index of 0.3.
+   * `$1` the quoted log table, `$2` the quoted head table, `$3` the quoted sequence, as text: one
+   * row, `current` true when the log tables have the columns and the sequence of this version.
    */
   readonly logTablesCurrent: string;
-  /** Brings log tables of 0.2 to 0.3 (the `tag` and `bytes_before` columns, the head's byte count, the tag index); each is idempotent. */
+  /**
+   * Brings log tables of 0.2 and of earlier 0.3 builds to this version: the entries' `tag`,
+   * `keep` and `max_bytes`, the head's `lost` flag (true where entries were trimmed), the tag
+   * index dropped. Each statement is idempotent; the old head columns come next
+   * (`legacyHeadColumns`), the sequence last (`createLogSequence`).
+   */
   readonly upgradeLog: readonly string[];
+  /**
+   * `$1` the quoted head table as text: the columns through which 0.2 and earlier 0.3 builds
+   * numbered a log's entries (`last`, `prev_trimmed`) that are still `NOT NULL`, one row each (`name`).
+   */
+  readonly legacyHeadColumns: string;
+  /** Makes the old head column `name` (one of `legacyHeadColumns`) optional: this version never writes it. */
+  optionalHeadColumn(name: 'last' | 'prev_trimmed'): string;
+  /** One row, `start`: the first number the sequence may hand out (above every entry's). */
+  readonly logSequenceStart: string;
+  /** Creates the sequence when missing, its first number `start` (a safe integer). */
+  createLogSequence(start: number): string;
   /** `$1` key: the value row, if any. */
   readonly get: string;
   /** `$1` text[] of keys: key and value rows of the keys present. */
@@ -37,12 +53,12 @@ export interface OptionTableSql {
   readonly delete: string;
   /** The commit statement of a shape (made once per shape; see `commitStatement`). */
   commitStatement(shape: CommitShape): CommitStatement;
-  /** `$1` log name, `$2` limit: the entries, newest first. */
+  /** `$1` log name, `$2` limit: the kept entries (see `keptEntriesSql`), newest first. */
   readonly readLog: string;
   /**
    * `$1` log name, `$2` offset, `$3` limit: no row for a log never written, else one row per
-   * entry of the page (newest first), or one row with a null entry for an empty page, each with
-   * the log's `total` and `trimmed`.
+   * kept entry of the page (newest first), or one row with a null entry for an empty page, each
+   * with the log's `total` (its kept entries) and `trimmed` (it lost some).
    */
   readonly readLogPage: string;
   /** The same as `readLogPage` for the entries tagged `$4` only (`total` counts those). */
@@ -67,16 +83,45 @@ export interface OptionTableSql {
   readonly scanSuffixesAfter: string;
 }
 
-/** A page of a log, of every entry or of one tag's (`$4`): see `OptionTableSql.readLogPage`. */
-function logPageSql(log: string, head: string, tagged: boolean): string {
-  const tag = tagged ? 'AND e.tag = $4 ' : '';
-  const total = tagged
-    ? `(SELECT count(*) FROM ${log} AS e WHERE e.log = $1 ${tag}AND e.seq > h.trimmed)`
-    : 'h.last - h.trimmed';
+/**
+ * The entries of the log `$1` above its trim mark, newest first, each with whether it is kept
+ * (CTEs `h`, `b`, `w` and `k`; no row in `h` for a log never written). Entries are numbered
+ * from one sequence for every log, so commits to one log never wait for each other, and they
+ * are trimmed lazily (see `logSql` in `commit-statement.ts`): a log may hold entries its bounds
+ * no longer keep. Reads apply the bounds themselves: `w` ranks the entries above the head's
+ * trim mark and adds up the UTF-8 bytes of each and every newer one; `k` keeps those within
+ * the `keep` and `maxBytes` of the newest entry's append (`b`; the newest always stays;
+ * entries written before 0.3 carry no bounds). With the same bounds on every append this is
+ * exactly what an eager trim would have left; a commit that changes the bounds moves the trim
+ * mark itself. A read walks the entries the log holds, at most about `keep × 9/8` (see
+ * `LAZY_TRIMS`), and the texts of the entries it answers only.
+ */
+function keptEntriesSql(log: string, head: string): string {
+  const above = `e.log = $1 AND e.seq > (SELECT h.trimmed FROM h)`;
   return (
-    `SELECT h.trimmed > 0 AS trimmed, ${total} AS total, page.entry FROM ${head} AS h ` +
-    `LEFT JOIN LATERAL (SELECT e.entry, e.seq FROM ${log} AS e WHERE e.log = $1 ${tag}AND e.seq > h.trimmed ` +
-    'ORDER BY e.seq DESC OFFSET $2 LIMIT $3) AS page ON true WHERE h.log = $1 ORDER BY page.seq DESC'
+    `WITH h AS (SELECT trimmed, lost FROM ${head} WHERE log = $1), ` +
+    `b AS (SELECT e.keep, e.max_bytes FROM ${log} AS e WHERE ${above} ORDER BY e.seq DESC LIMIT 1), ` +
+    `w AS (SELECT e.seq, e.tag, row_number() OVER o AS rank, sum(octet_length(e.entry)) OVER o AS upto ` +
+    `FROM ${log} AS e WHERE ${above} WINDOW o AS (ORDER BY e.seq DESC)), ` +
+    'k AS (SELECT w.seq, w.tag, NOT coalesce(w.rank > (SELECT b.keep FROM b) ' +
+    'OR (w.rank > 1 AND w.upto > (SELECT b.max_bytes FROM b)), false) AS kept FROM w) '
+  );
+}
+
+/** The texts of the kept entries `page` names (its `seq`, newest first), as `entry`. */
+function pageTextsSql(log: string, page: string): string {
+  return `SELECT e.entry, e.seq FROM (${page}) AS p JOIN ${log} AS e ON e.log = $1 AND e.seq = p.seq`;
+}
+
+/** A page of a log's kept entries, of every one or of one tag's (`$4`): see `OptionTableSql.readLogPage`. */
+function logPageSql(log: string, head: string, tagged: boolean): string {
+  const tag = tagged ? ' AND k.tag = $4' : '';
+  const page = `SELECT k.seq FROM k WHERE k.kept${tag} ORDER BY k.seq DESC OFFSET $2 LIMIT $3`;
+  return (
+    `${keptEntriesSql(log, head)}, counts AS (SELECT count(*) FILTER (WHERE k.kept${tag}) AS total, ` +
+    'coalesce(bool_or(NOT k.kept), false) AS beyond FROM k) ' +
+    'SELECT h.lost OR counts.beyond AS trimmed, counts.total, page.entry FROM h CROSS JOIN counts ' +
+    `LEFT JOIN LATERAL (${pageTextsSql(log, page)}) AS page ON true ORDER BY page.seq DESC`
   );
 }
 
@@ -125,26 +170,35 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
       'seq bigint NOT NULL, ' +
       'entry text NOT NULL, ' +
       'tag text COLLATE "C", ' +
-      'bytes_before bigint, ' +
+      'keep bigint, ' +
+      'max_bytes bigint, ' +
       'PRIMARY KEY (log, seq))',
     createLogHead:
       `CREATE TABLE IF NOT EXISTS ${head} (` +
       'log text COLLATE "C" PRIMARY KEY, ' +
-      'last bigint NOT NULL, ' +
-      'trimmed bigint NOT NULL, ' +
-      'prev_trimmed bigint NOT NULL, ' +
-      'bytes bigint NOT NULL DEFAULT 0)',
+      'trimmed bigint NOT NULL DEFAULT 0, ' +
+      'lost boolean NOT NULL DEFAULT false)',
     logTablesCurrent:
-      'SELECT (SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass($1) ' +
-      "AND attname IN ('tag', 'bytes_before') AND NOT attisdropped) = 2 " +
-      "AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'bytes' " +
+      "SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'max_bytes' " +
+      "AND NOT attisdropped) AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'lost' " +
       'AND NOT attisdropped) AND to_regclass($3) IS NOT NULL AS current',
     upgradeLog: [
-      `ALTER TABLE ${log} ADD COLUMN IF NOT EXISTS tag text COLLATE "C", ` +
-        'ADD COLUMN IF NOT EXISTS bytes_before bigint',
-      `ALTER TABLE ${head} ADD COLUMN IF NOT EXISTS bytes bigint NOT NULL DEFAULT 0`,
-      `CREATE INDEX IF NOT EXISTS ${table.logTagIndexName} ON ${log} (log, tag, seq) WHERE tag IS NOT NULL`,
+      `ALTER TABLE ${log} ADD COLUMN IF NOT EXISTS tag text COLLATE "C", ADD COLUMN IF NOT EXISTS keep bigint, ` +
+        'ADD COLUMN IF NOT EXISTS max_bytes bigint',
+      `ALTER TABLE ${head} ADD COLUMN IF NOT EXISTS lost boolean NOT NULL DEFAULT false, ALTER COLUMN trimmed SET DEFAULT 0`,
+      `UPDATE ${head} SET lost = true WHERE trimmed > 0 AND NOT lost`,
+      `DROP INDEX IF EXISTS ${table.logTagIndexSql}`,
     ],
+    legacyHeadColumns:
+      'SELECT attname::text AS name FROM pg_attribute WHERE attrelid = to_regclass($1) ' +
+      "AND attname IN ('last', 'prev_trimmed') AND attnotnull AND NOT attisdropped",
+    optionalHeadColumn: (name) =>
+      `ALTER TABLE ${head} ALTER COLUMN ${name === 'last' ? 'last' : 'prev_trimmed'} DROP NOT NULL`,
+    // Above every number an earlier build gave or may still give (it numbered each log from its
+    // head row's count): its entries stay older than every new one, and never collide with them.
+    logSequenceStart: `SELECT coalesce((SELECT max(seq) FROM ${log}) + 4294967296, 1)::text AS start`,
+    createLogSequence: (start) =>
+      `CREATE SEQUENCE IF NOT EXISTS ${table.logSeqSql} AS bigint START WITH ${sequenceStart(start)} OWNED BY ${log}.seq`,
     get: `SELECT value FROM ${t} WHERE key = $1`,
     getMany: `SELECT key, value FROM ${t} WHERE key = ANY($1::text[])`,
     set:
@@ -163,7 +217,7 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
       }
       return statement;
     },
-    readLog: `SELECT entry FROM ${log} WHERE log = $1 ORDER BY seq DESC LIMIT $2`,
+    readLog: `${keptEntriesSql(log, head)}${pageTextsSql(log, 'SELECT k.seq FROM k WHERE k.kept ORDER BY k.seq DESC LIMIT $2')} ORDER BY e.seq DESC`,
     readLogPage: logPageSql(log, head, false),
     readLogPageTagged: logPageSql(log, head, true),
     listKeys:
@@ -175,4 +229,10 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
     scanSuffixes: suffixRunsSql(t, false),
     scanSuffixesAfter: suffixRunsSql(t, true),
   };
+}
+
+/** `start` as a literal of the sequence's first number. */
+function sequenceStart(start: number): string {
+  if (!Number.isSafeInteger(start) || start < 1) throw new RangeError(`invalid log sequence start: ${start}`);
+  return String(start);
 }

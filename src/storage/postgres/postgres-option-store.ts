@@ -459,22 +459,40 @@ export class PostgresOptionStore implements OptionStore {
     return this.#logTableReady;
   }
 
-  /** Creates the log tables when missing, and brings log tables of 0.2 to 0.3 (new columns, the tag index). */
+  /**
+   * Creates the log tables and their sequence when missing, and brings log tables of 0.2 and of
+   * earlier 0.3 builds to this version (new columns; the sequence starts above their entries).
+   */
   async #createLogTables(): Promise<void> {
-    const { logSql, logHeadSql, logTagIndexSql } = this.#tableName;
-    await Promise.all([
+    const { logSql, logHeadSql, logSeqSql } = this.#tableName;
+    const [newLog, newHead] = await Promise.all([
       this.#createTable(logSql, this.#sql.createLog),
       this.#createTable(logHeadSql, this.#sql.createLogHead),
     ]);
-    const { rows } = await this.#query(this.#sql.logTablesCurrent, [logSql, logHeadSql, logTagIndexSql]);
-    if ((rows[0] as { current?: unknown } | undefined)?.current === true) return;
-    for (const statement of this.#sql.upgradeLog) await this.#runDdl(statement);
+    if (!(newLog && newHead)) {
+      const { rows: current } = await this.#query(this.#sql.logTablesCurrent, [
+        logSql,
+        logHeadSql,
+        logSeqSql,
+      ]);
+      if ((current[0] as { current?: unknown } | undefined)?.current === true) return;
+      for (const statement of this.#sql.upgradeLog) await this.#runDdl(statement);
+      const { rows: legacy } = await this.#query(this.#sql.legacyHeadColumns, [logHeadSql]);
+      for (const { name } of legacy as Array<{ name: 'last' | 'prev_trimmed' }>)
+        await this.#runDdl(this.#sql.optionalHeadColumn(name));
+    }
+    // Last: the tables count as current once the sequence is there, its start above every entry.
+    const { rows } = await this.#query(this.#sql.logSequenceStart, []);
+    const start = (rows[0] as { start?: unknown } | undefined)?.start;
+    await this.#runDdl(this.#sql.createLogSequence(start === undefined ? 1 : Number(start)));
   }
 
-  async #createTable(quotedName = this.#tableName.sql, create = this.#sql.create): Promise<void> {
+  /** Creates a table when missing; answers whether it did. */
+  async #createTable(quotedName = this.#tableName.sql, create = this.#sql.create): Promise<boolean> {
     const { rows } = await this.#query(this.#sql.exists, [quotedName]);
-    if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
+    if ((rows[0] as { present?: unknown } | undefined)?.present === true) return false;
     await this.#runDdl(create);
+    return true;
   }
 
   /** Runs an idempotent DDL statement (`… IF NOT EXISTS`), ignoring a lost race with another session running it. */

@@ -20,16 +20,19 @@ export interface OptionTableName {
    */
   readonly logSql: string;
   /**
-   * The quoted SQL form of the log heads table beside it: one row per log with its last entry
-   * number and how far it has been trimmed (`<table>_log_head`, cut and hashed as above).
+   * The quoted SQL form of the log heads table beside it: one row per log, with how far it has
+   * been trimmed and whether it ever lost entries (`<table>_log_head`, cut and hashed as above).
    */
   readonly logHeadSql: string;
   /**
-   * The quoted name of the change-log table's index of tagged entries, `<table>_log_tag` (cut and
-   * hashed as above), unqualified as `CREATE INDEX` takes it: the index lives in the table's schema.
+   * The quoted SQL form of the sequence that numbers the entries of every log of the table
+   * (`<table>_log_seq`, cut and hashed as above), owned by the log table's `seq` column.
    */
-  readonly logTagIndexName: string;
-  /** The same index name, schema-qualified like the tables (for `to_regclass`). */
+  readonly logSeqSql: string;
+  /**
+   * The quoted SQL form of the index of tagged entries that log tables of earlier 0.3 builds
+   * have (`<table>_log_tag`): the upgrade drops it (pages are read through the kept window).
+   */
   readonly logTagIndexSql: string;
 }
 
@@ -58,14 +61,13 @@ export function optionTableName(name: string): OptionTableName {
   const table = parts[parts.length - 1]!;
   const beside = (suffix: string) =>
     [...parts.slice(0, -1), sideTableFor(table, suffix)].map((part) => `"${part}"`).join('.');
-  const tagIndex = sideTableFor(table, '_log_tag');
   return {
     name,
     sql: parts.map((part) => `"${part}"`).join('.'),
     channel: channelFor(name),
     logSql: beside('_log'),
     logHeadSql: beside('_log_head'),
-    logTagIndexName: `"${tagIndex}"`,
+    logSeqSql: beside('_log_seq'),
     logTagIndexSql: beside('_log_tag'),
   };
 }

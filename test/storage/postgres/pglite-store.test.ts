@@ -318,47 +318,52 @@ describe('PostgresOptionStore: the store capability', () => {
     expect(await longStore.readLog('history', 5)).toEqual(['e']);
   });
 
-  it('numbers log entries per log and trims exactly what fell out of the newest keep', async () => {
+  it('numbers log entries from one sequence, trims lazily near the bound, and at once when the bounds change', async () => {
     const table = freshTable();
     const store = new PostgresOptionStore({ client: database, table });
-    for (let n = 1; n <= 60; n++) {
-      await store.commit({
-        writes: [{ key: 'k', value: String(n) }],
-        log: { name: 'h', entries: [`e${n}`], keep: 10 },
-      });
+    const append = (log: string, entry: string, keep: number) =>
+      store.commit({ writes: [{ key: log, value: entry }], log: { name: log, entries: [entry], keep } });
+    const stored = async (log: string) =>
+      (
+        await database.query<{ seq: string; entry: string }>(
+          `SELECT e.seq::text AS seq, e.entry FROM "${table}_log" AS e WHERE e.log = $1 ORDER BY e.seq`,
+          [log],
+        )
+      ).rows;
+    let most = 0;
+    for (let n = 1; n <= 200; n++) {
+      await append('h', `e${n}`, 10);
+      if (n % 50 === 0) await append('other', `o${n / 50}`, 10);
+      most = Math.max(most, (await stored('h')).length);
     }
-    await store.commit({
-      writes: [{ key: 'other', value: 'x' }],
-      log: { name: 'other', entries: ['o1'], keep: 10 },
-    });
-    const { rows } = await database.query<{ seq: number; entry: string }>(
-      `SELECT seq::int AS seq, entry FROM "${table}_log" WHERE log = 'h' ORDER BY seq`,
+    expect(await store.readLog('h', 100)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `e${200 - index}`),
     );
-    expect(rows).toEqual(
-      Array.from({ length: 10 }, (_, index) => ({ seq: 51 + index, entry: `e${51 + index}` })),
+    // A trim is drawn with a chance of 8 / 10 per commit here: 40 commits in a row without one
+    // would take a chance of 0.2^40.
+    expect(most, 'the log stays near its bound').toBeLessThanOrEqual(50);
+    const [h, other] = [await stored('h'), await stored('other')];
+    expect(h.map((row) => row.entry)).toEqual(
+      h.map((row) => row.entry).sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))),
     );
-    const { rows: heads } = await database.query(
-      `SELECT log, last::int AS last, trimmed::int AS trimmed FROM "${table}_log_head" ORDER BY log`,
+    expect(other.map((row) => row.entry)).toEqual(['o1', 'o2', 'o3', 'o4']);
+    expect(BigInt(other[3]!.seq), 'the logs share one sequence: o4 came right after e200').toBe(
+      BigInt(h.at(-1)!.seq) + 1n,
     );
+    const { rows: heads } = await database.query(`SELECT log, lost FROM "${table}_log_head" ORDER BY log`);
     expect(heads).toEqual([
-      { log: 'h', last: 60, trimmed: 50 },
-      { log: 'other', last: 1, trimmed: 0 },
+      { log: 'h', lost: true },
+      { log: 'other', lost: false },
     ]);
     // A smaller keep trims everything beyond it in one commit; a larger one keeps what is there.
     await store.commit({
       writes: [{ key: 'k', value: 'x' }],
-      log: { name: 'h', entries: ['e61', 'e62'], keep: 3 },
+      log: { name: 'h', entries: ['e201', 'e202'], keep: 3 },
     });
-    expect(await store.readLog('h', 100)).toEqual(['e62', 'e61', 'e60']);
-    await store.commit({
-      writes: [{ key: 'k', value: 'y' }],
-      log: { name: 'h', entries: ['e63'], keep: 50 },
-    });
-    expect(await store.readLog('h', 100)).toEqual(['e63', 'e62', 'e61', 'e60']);
-    const { rows: left } = await database.query(
-      `SELECT count(*)::int AS n FROM "${table}_log" WHERE log = 'h'`,
-    );
-    expect(left).toEqual([{ n: 4 }]);
+    expect(await store.readLog('h', 100)).toEqual(['e202', 'e201', 'e200']);
+    expect((await stored('h')).map((row) => row.entry)).toEqual(['e200', 'e201', 'e202']);
+    await append('h', 'e203', 50);
+    expect(await store.readLog('h', 100)).toEqual(['e203', 'e202', 'e201', 'e200']);
   });
 
   it('announces a commit in ONE notification naming every key, or a resync beyond the payload limit', async () => {

@@ -21,7 +21,25 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
     await pool.end();
   });
 
-  it('log tables of 0.2 are brought to 0.3 on first use; their entries stay, and stop the byte trim until keep removes them', async () => {
+  /** The log table's columns, whether the tag index of earlier 0.3 builds is there, and the sequence's next number. */
+  const layout = async (table: string) => {
+    const { rows } = await pool.query(
+      'SELECT to_regclass($1) IS NOT NULL AS tagIndex, ' +
+        '(SELECT array_agg(attname::text ORDER BY attname) FROM pg_attribute WHERE attrelid = to_regclass($2) AND attnum > 0 AND NOT attisdropped) AS logColumns, ' +
+        '(SELECT array_agg(attname::text ORDER BY attname) FROM pg_attribute WHERE attrelid = to_regclass($3) AND attnum > 0 AND NOT attisdropped) AS headColumns',
+      [`"${table}_log_tag"`, `"${table}_log"`, `"${table}_log_head"`],
+    );
+    const { rows: sequence } = await pool.query(`SELECT last_value::text AS last FROM "${table}_log_seq"`);
+    return { ...rows[0], sequenceAt: BigInt(sequence[0].last) };
+  };
+
+  /** The log's entries as stored, oldest first. */
+  const storedEntries = async (table: string, log: string): Promise<string[]> => {
+    const { rows } = await pool.query(`SELECT entry FROM "${table}_log" WHERE log = $1 ORDER BY seq`, [log]);
+    return rows.map((row: { entry: string }) => row.entry);
+  };
+
+  it('log tables of 0.2 are brought to this version on first use; their entries stay, older than every new one, and count by their bytes', async () => {
     const table = freshTable();
     // The tables as 0.2 created them, with three entries.
     await pool.query(
@@ -34,17 +52,17 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
       `CREATE TABLE "${table}_log_head" (log text COLLATE "C" PRIMARY KEY, last bigint NOT NULL, trimmed bigint NOT NULL, prev_trimmed bigint NOT NULL)`,
     );
     await pool.query(
-      `INSERT INTO "${table}_log" VALUES ('L', 1, '{"n":1}'), ('L', 2, '{"n":2}'), ('L', 3, '{"n":3}')`,
+      `INSERT INTO "${table}_log" VALUES ('L', 1, '{"n":1}'), ('L', 2, '{"n":2}'), ('L', 3, '{"n":3}'), ('T', 5, '{"t":5}')`,
     );
-    await pool.query(`INSERT INTO "${table}_log_head" VALUES ('L', 3, 0, 0)`);
+    await pool.query(`INSERT INTO "${table}_log_head" VALUES ('L', 3, 0, 0), ('T', 5, 4, 4)`);
     const store = new PostgresOptionStore({ client: pool, table });
-    const append = (entries: string[], keep: number) =>
+    const append = (log: string, entries: string[], bounds: { keep: number; maxBytes?: number }) =>
       store.commit({
         writes: [{ key: 'k', value: entries.join() }],
-        log: { name: 'L', entries, keep, maxBytes: 8, tags: entries.map(() => 't') },
+        log: { name: log, entries, ...bounds, tags: entries.map(() => 't') },
       });
-    expect(await append(['{"n":4}'], 10)).toEqual({ ok: true });
-    expect(await store.readLog('L', 10), 'entries of 0.2 stop the byte trim').toEqual([
+    expect(await append('L', ['{"n":4}'], { keep: 10 })).toEqual({ ok: true });
+    expect(await store.readLog('L', 10), 'the entries of 0.2 stay, in their order').toEqual([
       '{"n":4}',
       '{"n":3}',
       '{"n":2}',
@@ -55,18 +73,107 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
       total: 1,
       trimmed: false,
     });
-    expect(await append(['{"n":5}'], 2)).toEqual({ ok: true });
-    expect(await store.readLogPage('L', { limit: 10 }), 'keep removes them').toEqual({
+    expect(await store.readLogPage('T', { limit: 10 }), 'a log 0.2 trimmed has lost entries').toEqual({
+      entries: ['{"t":5}'],
+      total: 1,
+      trimmed: true,
+    });
+    expect(await append('L', ['{"n":5}'], { keep: 10, maxBytes: 8 })).toEqual({ ok: true });
+    expect(await store.readLogPage('L', { limit: 10 }), 'they count by their bytes').toEqual({
       entries: ['{"n":5}'],
       total: 1,
       trimmed: true,
     });
-    const { rows } = await pool.query(
-      `SELECT to_regclass($1) IS NOT NULL AS indexed, (SELECT count(*)::int FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname IN ('tag', 'bytes_before')) AS columns`,
-      [`"${table}_log_tag"`, `"${table}_log"`],
-    );
-    expect(rows[0]).toEqual({ indexed: true, columns: 2 });
+    expect(await storedEntries(table, 'L'), 'a change of bounds trims at once').toEqual(['{"n":5}']);
+    const upgraded = await layout(table);
+    expect(upgraded).toMatchObject({
+      tagindex: false,
+      logcolumns: ['entry', 'keep', 'log', 'max_bytes', 'seq', 'tag'],
+      headcolumns: ['last', 'log', 'lost', 'prev_trimmed', 'trimmed'],
+    });
+    // Above every number 0.2 gave, with room for the numbers a 0.2 instance still running gives.
+    expect(upgraded.sequenceAt).toBeGreaterThan(5n + 2n ** 32n);
     await store.close();
+  });
+
+  it('log tables of earlier 0.3 builds are brought to this version; their tag index goes', async () => {
+    const table = freshTable();
+    await pool.query(
+      `CREATE TABLE "${table}" (key text COLLATE "C" PRIMARY KEY, value text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    await pool.query(
+      `CREATE TABLE "${table}_log" (log text COLLATE "C" NOT NULL, seq bigint NOT NULL, entry text NOT NULL, tag text COLLATE "C", bytes_before bigint, PRIMARY KEY (log, seq))`,
+    );
+    await pool.query(
+      `CREATE TABLE "${table}_log_head" (log text COLLATE "C" PRIMARY KEY, last bigint NOT NULL, trimmed bigint NOT NULL, prev_trimmed bigint NOT NULL, bytes bigint NOT NULL DEFAULT 0)`,
+    );
+    await pool.query(
+      `CREATE INDEX "${table}_log_tag" ON "${table}_log" (log, tag, seq) WHERE tag IS NOT NULL`,
+    );
+    await pool.query(
+      `INSERT INTO "${table}_log" VALUES ('L', 7, 'a', 'x', 0), ('L', 8, 'b', 'y', 1), ('L', 9, 'c', 'x', 2)`,
+    );
+    await pool.query(`INSERT INTO "${table}_log_head" VALUES ('L', 9, 6, 6, 3)`);
+    const store = new PostgresOptionStore({ client: pool, table });
+    expect(await store.readLogPage('L', { limit: 10, tag: 'x' })).toEqual({
+      entries: ['c', 'a'],
+      total: 2,
+      trimmed: true,
+    });
+    await store.commit({
+      writes: [{ key: 'k', value: 'd' }],
+      log: { name: 'L', entries: ['d'], keep: 3, tags: ['x'] },
+    });
+    expect(await store.readLog('L', 10)).toEqual(['d', 'c', 'b']);
+    expect(await layout(table)).toMatchObject({
+      tagindex: false,
+      logcolumns: ['bytes_before', 'entry', 'keep', 'log', 'max_bytes', 'seq', 'tag'],
+      headcolumns: ['bytes', 'last', 'log', 'lost', 'prev_trimmed', 'trimmed'],
+    });
+    await store.close();
+  });
+
+  it('a commit to a log never waits for another commit to the same log that is still open', async () => {
+    const table = freshTable();
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    const open = new PostgresOptionStore({ client: holder, table });
+    const other = new PostgresOptionStore({ client: pool, table });
+    try {
+      // The log has lost entries already, so no commit below needs its head row.
+      await other.commit({
+        writes: [{ key: 'k0', value: 'x' }],
+        log: { name: 'L', entries: ['1', '2', '3'], keep: 2 },
+      });
+      await holder.query('BEGIN');
+      // keep 2: each of these commits trims the log as well (a chance of 8 × 1 / 2).
+      await open.commit({
+        writes: [{ key: 'k1', value: 'x' }],
+        log: { name: 'L', entries: ['held'], keep: 2 },
+      });
+      let settled = false;
+      const second = other
+        .commit({ writes: [{ key: 'k2', value: 'y' }], log: { name: 'L', entries: ['free'], keep: 2 } })
+        .finally(() => {
+          settled = true;
+        });
+      // Until the second commit settles, no session may be waiting for a lock on these tables.
+      while (!settled) {
+        const { rows } = await pool.query(
+          "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
+          [`%${table}%`],
+        );
+        expect(rows[0].waiting, 'a commit waits for the open one').toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(await second).toEqual({ ok: true });
+      await holder.query('COMMIT');
+      expect(await other.readLog('L', 10), 'numbered in the order they were sent').toEqual(['free', 'held']);
+    } finally {
+      await open.close();
+      await other.close();
+      await holder.end();
+    }
   });
 
   it('concurrent commits to one log under both bounds keep the newest entries that fit', async () => {
