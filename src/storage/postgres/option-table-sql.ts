@@ -28,17 +28,21 @@ export interface OptionTableSql {
   /**
    * Brings log tables of 0.2 and of earlier 0.3 builds to this version: the entries' `tag`,
    * `keep` and `max_bytes`, the head's `lost` flag (true where entries were trimmed), the tag
-   * index dropped. Each statement is idempotent; the old head columns come next
+   * index dropped. Each statement is idempotent; the defaults of the old head columns come next
    * (`legacyHeadColumns`), the sequence last (`createLogSequence`).
    */
   readonly upgradeLog: readonly string[];
   /**
    * `$1` the quoted head table as text: the columns through which 0.2 and earlier 0.3 builds
-   * numbered a log's entries (`last`, `prev_trimmed`) that are still `NOT NULL`, one row each (`name`).
+   * numbered a log's entries (`last`, `prev_trimmed`) that have no default yet, one row each (`name`).
    */
   readonly legacyHeadColumns: string;
-  /** Makes the old head column `name` (one of `legacyHeadColumns`) optional: this version never writes it. */
-  optionalHeadColumn(name: 'last' | 'prev_trimmed'): string;
+  /**
+   * Gives the old head column `name` (one of `legacyHeadColumns`) the default 0: this version
+   * never writes it, and an instance of the earlier version still running reads a new log's
+   * head as empty.
+   */
+  legacyHeadDefault(name: 'last' | 'prev_trimmed'): string;
   /** One row, `start`: the first number the sequence may hand out (above every entry's). */
   readonly logSequenceStart: string;
   /** Creates the sequence when missing, its first number `start` (a safe integer). */
@@ -191,9 +195,9 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
     ],
     legacyHeadColumns:
       'SELECT attname::text AS name FROM pg_attribute WHERE attrelid = to_regclass($1) ' +
-      "AND attname IN ('last', 'prev_trimmed') AND attnotnull AND NOT attisdropped",
-    optionalHeadColumn: (name) =>
-      `ALTER TABLE ${head} ALTER COLUMN ${name === 'last' ? 'last' : 'prev_trimmed'} DROP NOT NULL`,
+      "AND attname IN ('last', 'prev_trimmed') AND NOT atthasdef AND NOT attisdropped",
+    legacyHeadDefault: (name) =>
+      `ALTER TABLE ${head} ALTER COLUMN ${name === 'last' ? 'last' : 'prev_trimmed'} SET DEFAULT 0`,
     // Above every number an earlier build gave or may still give (it numbered each log from its
     // head row's count): its entries stay older than every new one, and never collide with them.
     logSequenceStart: `SELECT coalesce((SELECT max(seq) FROM ${log}) + 4294967296, 1)::text AS start`,

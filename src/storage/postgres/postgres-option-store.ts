@@ -479,7 +479,7 @@ export class PostgresOptionStore implements OptionStore {
       for (const statement of this.#sql.upgradeLog) await this.#runDdl(statement);
       const { rows: legacy } = await this.#query(this.#sql.legacyHeadColumns, [logHeadSql]);
       for (const { name } of legacy as Array<{ name: 'last' | 'prev_trimmed' }>)
-        await this.#runDdl(this.#sql.optionalHeadColumn(name));
+        await this.#runDdl(this.#sql.legacyHeadDefault(name));
     }
     // Last: the tables count as current once the sequence is there, its start above every entry.
     const { rows } = await this.#query(this.#sql.logSequenceStart, []);

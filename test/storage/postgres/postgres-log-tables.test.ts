@@ -85,6 +85,20 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
       trimmed: true,
     });
     expect(await storedEntries(table, 'L'), 'a change of bounds trims at once').toEqual(['{"n":5}']);
+    expect(await append('N', ['{"new":1}'], { keep: 10 }), 'a new log in the old head table').toEqual({
+      ok: true,
+    });
+    const { rows: heads } = await pool.query(
+      `SELECT log, last::int AS last, prev_trimmed::int AS prev, lost FROM "${table}_log_head" ORDER BY log`,
+    );
+    expect(
+      heads,
+      'the old columns get 0 for a new log: an instance of 0.2 still running reads it as empty',
+    ).toEqual([
+      { log: 'L', last: 3, prev: 0, lost: true },
+      { log: 'N', last: 0, prev: 0, lost: false },
+      { log: 'T', last: 5, prev: 4, lost: true },
+    ]);
     const upgraded = await layout(table);
     expect(upgraded).toMatchObject({
       tagindex: false,
