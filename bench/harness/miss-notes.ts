@@ -35,12 +35,12 @@ const HTTP_NEXT =
 const PROPAGATION_MISS =
   '**A limit of the design, measured.** Both sides wait for the same network, database and scheduler; what the ' +
   'library adds is its own CPU on the two ends and a heavier statement: the floor is a bare upsert + history ' +
-  'row + NOTIFY, the library’s write is a conditional commit that also numbers its entry through the log’s head ' +
-  'row and trims the history log (CONTRACT §8–9: If-Match ' +
+  'row + NOTIFY, the library’s write is a conditional commit that also checks the schema record and bounds the ' +
+  'history log (CONTRACT §8–9: If-Match ' +
   'and history are one atomic step with the change). **Fixed this round:** (1) the PostgreSQL log trim was a ' +
   '`DELETE … WHERE id IN (… ORDER BY id DESC OFFSET keep)` that walked every dead index entry earlier trims had ' +
-  'left (about 0.6 ms per commit with 1,000 entries kept, growing until a vacuum); entries are now numbered per ' +
-  'log through a head row and the trim is a range delete bounded on both sides: “A start → notification in B” went ' +
+  'left (about 0.6 ms per commit with 1,000 entries kept, growing until a vacuum); entries were then numbered per ' +
+  'log through a head row and the trim was a range delete bounded on both sides: “A start → notification in B” went ' +
   'from 1.62 ms to 0.90 ms (floor 0.81 → 0.52 ms in the same runs), the PostgreSQL p90 ratios from 1.40–1.70 to ' +
   '1.28–1.49. (2) Redis runs its scripts by hash (`EVALSHA`) instead of sending the script text with every write. ' +
   '(3) One timer per container, no per-entry random bytes, one check per write, reads on the warm LISTEN ' +
@@ -53,24 +53,25 @@ const PROPAGATION_MISS =
   'and keeps no byte count. Measured since: a paced `updateValue` on Redis (2 ms apart, its time until the ' +
   'request leaves) costs 57 µs at p50 over 600 writes, 23 µs over 3,000 and 14 µs over 6,000. That is JIT warm-up ' +
   'of a long path, with no single function standing out; in the full bench the phases put 100–190 µs before a write ' +
-  'leaves. A warm-up of 600 writes instead of 20 left the ratios as they were. Next: a one-key commit script, and ' +
-  'a read fast path through `KeyedQueue` (a read of keys no write holds need not join the queue).';
+  'leaves. A warm-up of 600 writes instead of 20 left the ratios as they were. The latest round numbers entries ' +
+  'from a sequence with lazy trims (see the PUT row): the commit’s server time went from about 70 µs to 55 µs, and ' +
+  'alternating partial runs of the previous and the new statement gave the same ratios within the machine’s noise ' +
+  '(PostgreSQL 1.40×/1.18× and 1.32×/1.35×, Redis 1.67×/1.58× and 1.58×/1.59×). `KeyedQueue` already runs a read at ' +
+  'once when no write holds its keys. Next: a one-key commit script on Redis (its server time, 20–24 µs against ' +
+  '2.7 µs), and the value in the change message, so that a reader needs no read after a notification.';
 
 const WRITES_PUT_MISS =
-  '**A limit of the design, measured.** The target is a proposal (the issue sets none). The bare side is one ' +
-  'statement: upsert, one log row numbered by the bench, NOTIFY. A PUT with If-Match is, beyond HTTP: the ETag ' +
-  'check (the package’s synchronous HMAC-SHA-256), a commit that locks the row, checks its text and the schema ' +
-  'record, writes (one key: its own statement, one upsert guarded by the condition), numbers the entry through ' +
-  'the log’s head row (a row lock shared by every writer of one level’s log) and trims the log by count and ' +
-  'bytes, and the answer’s new ETag. The bounded trim took the ratio from 0.30× to about 0.44×, the single-key ' +
-  'statement to 0.50× (0.64× in a partial run on a loaded machine). What remains is the head row: its lock is ' +
-  'held until the transaction commits, WAL flush included, so the 8 writers of the global level commit one after ' +
-  'the other, which the bare side, numbering its entries in the client, does not pay. Proposed: number entries ' +
-  'without a row every writer of a level locks (a sequence, the trim marks kept apart), a change of the log’s ' +
-  'storage. Measured with a throwaway prototype (entries numbered from a sequence, no head row, no trim; not ' +
-  'shippable): 0.66× and 0.62× against 0.51× and 0.49× for the current statement, in alternating runs of the same ' +
-  'hour. So the head row is the cause, and the redesign would meet the target with little margin, since a real ' +
-  'one must still trim.';
+  '**Variable around the target since the log redesign.** The target is a proposal (the issue sets none). The ' +
+  'bare side is one statement: upsert, one log row numbered by the bench, NOTIFY. A PUT with If-Match is, beyond ' +
+  'HTTP: the ETag check (the package’s synchronous HMAC-SHA-256), a commit that locks the row, checks its text ' +
+  'and the schema record (`FOR SHARE`), writes, appends one history entry and draws a lazy trim, and the ' +
+  'answer’s new ETag. Until this round every writer of a level numbered its entry through the log’s head row, ' +
+  'whose lock is held until the commit, WAL flush included: the 8 writers of the global level committed one after ' +
+  'the other (0.45–0.51×). Entries now take numbers from a sequence and trims are lazy and `SKIP LOCKED`, so no ' +
+  'row serialises them: 0.61–0.66× in eight runs of the same evening (0.56× once, on a loaded machine), against ' +
+  '0.49–0.60× for the previous statement in alternating runs. The commit’s own server time is about 55 µs (p50, ' +
+  '`auto_explain`), against 70 µs before; what remains is the HTTP and settings layers’ CPU on a 2-core machine ' +
+  'that also runs PostgreSQL and the load generator.';
 
 const PLAN_APPLY_MISS =
   '**Variable around the target.** The last changes (applying a plan object reuses the precondition digests its ' +
@@ -79,17 +80,20 @@ const PLAN_APPLY_MISS =
   'the commit of 10,000 conditional writes and 10,000 history entries in 1,000 logs runs about 240 ms on the ' +
   'server (EXPLAIN ANALYZE through auto_explain: locking and comparing the 10,000 rows 50 ms, updating them 64 ms, ' +
   'inserting the entries into 1,000 per-level logs 113 ms, where the floor appends to one log), and the floor ' +
-  'itself varies by a third between runs on this machine. Proposed: the conditional update through the rows the ' +
-  'lock step already found (by row id), and entries numbered without a per-log head row (see the PUT row).';
+  'itself varies by a third between runs on this machine. Entries are now numbered from a sequence without a ' +
+  'per-log head row (see the PUT row); the floor’s inserts got cheaper with it (the log table lost its tag index), ' +
+  'so the ratio did not move: 2.55–3.80× in partial runs of the same evening. Proposed: the conditional update ' +
+  'through the rows the lock step already found (by row id).';
 
 const MIGRATION_MISS =
   '**Variable around the target.** The scopes now come from the store’s `scanSuffixes`: one statement per page ' +
   'of 200 scopes (500 in all) instead of one per setting and page (about 10,000, each about 0.1 ms of system ' +
   'calls in the client); 2.1–2.9× over the last partial runs, heap growth 26–38 MB. What remains is the commits: ' +
-  'about 10 ms on the server per 100 levels (each level’s marker inserted beside its values, its entries numbered ' +
-  'through its own log’s head row), where the floor writes no marker and appends to one log, and 110 MB of ' +
-  'parameters in all (history entries with their id, time, scope and actor), which the floor’s entries do not ' +
-  'carry. Proposed: entries numbered without a per-log head row (see the PUT row).';
+  'about 10 ms on the server per 100 levels (each level’s marker inserted beside its values, a head row for each ' +
+  'new log), where the floor writes no marker and appends to one log, and 110 MB of parameters in all (history ' +
+  'entries with their id, time, scope and actor), which the floor’s entries do not carry. Entries are now numbered ' +
+  'from a sequence (see the PUT row): the statement’s server time per 100 levels is as before, and the floor got ' +
+  'cheaper with the tag index gone (2.2–2.5 s against 2.7–3.2 s), so the ratio rose a little (2.5–3.0×).';
 
 const BUNDLE_MISS =
   '**Cause (bundle map above).** What a small app loads at start is the settings core, the argument compiler, ' +
