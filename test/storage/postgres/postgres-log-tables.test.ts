@@ -1,6 +1,10 @@
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
+import { commitRequest } from '../../../src/storage/postgres/commit-parameters';
+import { optionTableSql } from '../../../src/storage/postgres/option-table-sql';
+import { optionTableName } from '../../../src/storage/postgres/table-name';
+import type { StoreCommit } from '../../../src/storage/store-commit';
 import { utf8Length } from '../../../src/storage/utf8-length';
 import { describeWithService } from '../../support/services';
 import { uniqueSuffix } from '../fixtures/shop-settings';
@@ -253,4 +257,76 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
     });
     await store.close();
   });
+
+  it('the commit statements reach a log through its keys, never by reading a whole table, whatever the statistics', async () => {
+    const table = freshTable();
+    const store = new PostgresOptionStore({ client: pool, table });
+    const history = { keep: 1000, maxBytes: 1 << 20 };
+    // A few logs in tables never analysed (as on a server without autovacuum): a prepared
+    // statement's generic plan made now, while the tables are small, is kept as they grow, so
+    // a plan that reads a whole table because it is small would read it on every commit.
+    await store.commit({
+      writes: [{ key: 'L1', value: 'v' }],
+      logs: ['L1', 'L2'].map((name) => ({ name, entries: ['a', 'b'], ...history })),
+    });
+    const commits: Record<string, StoreCommit> = {
+      'one key, one log': {
+        writes: [{ key: 'L1', value: 'w', expect: 'v' }],
+        checks: [{ key: 'L2', expect: null }],
+        log: { name: 'L1', entries: ['d'], tags: ['t'], ...history },
+      },
+      'many logs sharing their bounds': {
+        writes: [{ key: 'L1', value: 'w' }],
+        logs: ['L1', 'L2', 'new'].map((name) => ({ name, entries: ['d', 'e'], ...history })),
+      },
+      'many logs with bounds of their own': {
+        writes: [{ key: 'L1', value: 'w' }],
+        logs: [
+          { name: 'L1', entries: ['d'], keep: 5 },
+          { name: 'L2', entries: ['d'], ...history },
+        ],
+      },
+    };
+    const sql = optionTableSql(optionTableName(table));
+    const { logSql, logHeadSql } = optionTableName(table);
+    const tables = [logSql, logHeadSql].map((name) => name.replaceAll('"', ''));
+    const scanned = (node: PlanNode): string[] => [
+      ...(node['Node Type'] === 'Seq Scan' ? [String(node['Relation Name'])] : []),
+      ...(node.Plans ?? []).flatMap(scanned),
+    ];
+    const literal = (value: unknown) =>
+      value === null
+        ? 'NULL'
+        : typeof value === 'string'
+          ? `'${value.replaceAll("'", "''")}'`
+          : String(value);
+    const session = await pool.connect();
+    try {
+      // This session only: the plan every prepared commit settles on after its first executions.
+      await session.query('SET plan_cache_mode = force_generic_plan');
+      for (const [what, commit] of Object.entries(commits)) {
+        const { shape, values } = commitRequest(commit, store.channel, 'message');
+        await session.query(`PREPARE generic AS ${sql.commitStatement(shape).text}`);
+        const { rows } = await session.query(
+          `EXPLAIN (FORMAT JSON) EXECUTE generic(${values.map(literal).join(', ')})`,
+        );
+        await session.query('DEALLOCATE generic');
+        const plan = (rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]!.Plan;
+        expect(
+          scanned(plan).filter((relation) => tables.includes(relation)),
+          `${what}: no sequential scan of the log tables`,
+        ).toEqual([]);
+      }
+    } finally {
+      session.release(true);
+    }
+    await store.close();
+  });
 });
+
+/** A node of a plan as `EXPLAIN (FORMAT JSON)` gives it. */
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Relation Name'?: string;
+  readonly Plans?: PlanNode[];
+}
