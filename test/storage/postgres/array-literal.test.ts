@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { integerArrayLiteral, textArrayLiteral } from '../../../src/storage/postgres/array-literal';
+import {
+  booleanArrayLiteral,
+  integerArrayLiteral,
+  textArrayLiteral,
+} from '../../../src/storage/postgres/array-literal';
 import { describeWithService } from '../../support/services';
 
 /**
@@ -30,6 +34,17 @@ describeWithService('DATABASE_URL', 'PostgreSQL array literals', (url) => {
         expect(rows[0].back).toEqual(texts);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('boolean[]: flags come back as they were', async () => {
+    await connected;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.boolean(), { maxLength: 20 }), async (flags) => {
+        const { rows } = await client.query('SELECT $1::boolean[] AS back', [booleanArrayLiteral(flags)]);
+        expect(rows[0].back).toEqual(flags);
+      }),
+      { numRuns: 50 },
     );
   });
 
