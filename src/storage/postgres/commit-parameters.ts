@@ -104,7 +104,7 @@ function writeParameters(commit: StoreCommit): unknown[] {
 export const LAZY_TRIMS = 8;
 
 /** Whether a commit sending `sent` entries to a log that keeps `keep` trims it (drawn at random). */
-export function drawLazyTrim(sent: number, keep: number): boolean {
+function drawLazyTrim(sent: number, keep: number): boolean {
   return Math.random() * keep < LAZY_TRIMS * sent;
 }
 

@@ -270,14 +270,13 @@ function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): stri
   } else {
     appends = `SELECT * FROM unnest(${name}, ${keep}, ${maxBytes}, ${dropped}, ${added}, ${bytes}, ${trim}) AS a(log, keep, max_bytes, dropped, added, bytes, trim)`;
     // Each entry with its log's bounds, so that no join reorders the entries before they are numbered.
-    const entryMaxBytes = shape.byteBound ? 'bigint[]' : null;
     const [logs, texts, tags, keeps] = [
       p.next('text[]'),
       p.next('text[]'),
       p.next('text[]'),
       p.next('bigint[]'),
     ];
-    const maxes = entryMaxBytes === null ? 'NULL::bigint[]' : p.next(entryMaxBytes);
+    const maxes = shape.byteBound ? p.next('bigint[]') : 'NULL::bigint[]';
     entries =
       `SELECT e.log, ${number}, e.entry, e.tag, e.keep, e.max_bytes ` +
       `FROM unnest(${logs}, ${texts}, ${tags}, ${keeps}, ${maxes}) AS e(log, entry, tag, keep, max_bytes) WHERE ${go}`;
