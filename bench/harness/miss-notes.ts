@@ -55,8 +55,9 @@ const PROPAGATION_MISS =
   'of a long path, with no single function standing out; in the full bench the phases put 100–190 µs before a write ' +
   'leaves. A warm-up of 600 writes instead of 20 left the ratios as they were. The latest round numbers entries ' +
   'from a sequence with lazy trims (see the PUT row): the commit’s server time went from about 70 µs to 55 µs, and ' +
-  'alternating partial runs of the previous and the new statement gave the same ratios within the machine’s noise ' +
-  '(PostgreSQL 1.40×/1.18× and 1.32×/1.35×, Redis 1.67×/1.58× and 1.58×/1.59×). `KeyedQueue` already runs a read at ' +
+  'two pairs of alternating partial runs of the previous and the new statement gave ratios within the machine’s ' +
+  'noise of each other (PostgreSQL 1 and 4 readers: before 1.40×/1.18× and 1.29×/1.28×, after 1.32×/1.35× and ' +
+  '1.37×/1.28×; Redis 1.67×/1.58× before, 1.58×/1.59× after). `KeyedQueue` already runs a read at ' +
   'once when no write holds its keys. Next: a one-key commit script on Redis (its server time, 20–24 µs against ' +
   '2.7 µs), and the value in the change message, so that a reader needs no read after a notification.';
 
@@ -68,8 +69,9 @@ const WRITES_PUT_MISS =
   'answer’s new ETag. Until this round every writer of a level numbered its entry through the log’s head row, ' +
   'whose lock is held until the commit, WAL flush included: the 8 writers of the global level committed one after ' +
   'the other (0.45–0.51×). Entries now take numbers from a sequence and trims are lazy and `SKIP LOCKED`, so no ' +
-  'row serialises them: 0.61–0.66× in eight runs of the same evening (0.56× once, on a loaded machine), against ' +
-  '0.49–0.60× for the previous statement in alternating runs. The commit’s own server time is about 55 µs (p50, ' +
+  'row serialises them: 0.61–0.66× in eight partial runs of the same evening (0.56× once, on a loaded machine), ' +
+  'against 0.49–0.60× for the previous statement in alternating runs; the full run gave 0.57× (its seven rounds ' +
+  '0.39–0.74×, the subject’s throughput 1,335–3,161 writes/s). The commit’s own server time is about 55 µs (p50, ' +
   '`auto_explain`), against 70 µs before; what remains is the HTTP and settings layers’ CPU on a 2-core machine ' +
   'that also runs PostgreSQL and the load generator.';
 
