@@ -112,9 +112,12 @@ function keptEntriesSql(log: string, head: string): string {
   );
 }
 
-/** The texts of the kept entries `page` names (its `seq`, newest first), as `entry`. */
+/** The texts of the kept entries `page` names (its `seq`), as `entry`: one probe of the key each. */
 function pageTextsSql(log: string, page: string): string {
-  return `SELECT e.entry, e.seq FROM (${page}) AS p JOIN ${log} AS e ON e.log = $1 AND e.seq = p.seq`;
+  return (
+    `SELECT e.entry, p.seq FROM (${page}) AS p CROSS JOIN LATERAL ` +
+    `(SELECT e.entry FROM ${log} AS e WHERE e.log = $1 AND e.seq = p.seq LIMIT 1) AS e`
+  );
 }
 
 /** A page of a log's kept entries, of every one or of one tag's (`$4`): see `OptionTableSql.readLogPage`. */
@@ -221,7 +224,7 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
       }
       return statement;
     },
-    readLog: `${keptEntriesSql(log, head)}${pageTextsSql(log, 'SELECT k.seq FROM k WHERE k.kept ORDER BY k.seq DESC LIMIT $2')} ORDER BY e.seq DESC`,
+    readLog: `${keptEntriesSql(log, head)}${pageTextsSql(log, 'SELECT k.seq FROM k WHERE k.kept ORDER BY k.seq DESC LIMIT $2')} ORDER BY p.seq DESC`,
     readLogPage: logPageSql(log, head, false),
     readLogPageTagged: logPageSql(log, head, true),
     listKeys:

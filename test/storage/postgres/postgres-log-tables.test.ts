@@ -258,7 +258,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
     await store.close();
   });
 
-  it('the commit statements reach a log through its keys, never by reading a whole table, whatever the statistics', async () => {
+  it('the commit and log read statements reach a log through its keys, never by reading a whole table, whatever the statistics', async () => {
     const table = freshTable();
     const store = new PostgresOptionStore({ client: pool, table });
     const history = { keep: 1000, maxBytes: 1 << 20 };
@@ -304,9 +304,17 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
     try {
       // This session only: the plan every prepared commit settles on after its first executions.
       await session.query('SET plan_cache_mode = force_generic_plan');
-      for (const [what, commit] of Object.entries(commits)) {
-        const { shape, values } = commitRequest(commit, store.channel, 'message');
-        await session.query(`PREPARE generic AS ${sql.commitStatement(shape).text}`);
+      const statements: Array<[what: string, text: string, values: unknown[]]> = [
+        ...Object.entries(commits).map(([what, commit]): [string, string, unknown[]] => {
+          const { shape, values } = commitRequest(commit, store.channel, 'message');
+          return [what, sql.commitStatement(shape).text, values];
+        }),
+        ['readLog', sql.readLog, ['L1', 10]],
+        ['readLogPage', sql.readLogPage, ['L1', 0, 10]],
+        ['readLogPage with a tag', sql.readLogPageTagged, ['L1', 0, 10, 't']],
+      ];
+      for (const [what, text, values] of statements) {
+        await session.query(`PREPARE generic AS ${text}`);
         const { rows } = await session.query(
           `EXPLAIN (FORMAT JSON) EXECUTE generic(${values.map(literal).join(', ')})`,
         );
