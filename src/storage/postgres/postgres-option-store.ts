@@ -91,11 +91,13 @@ const MAX_COMMIT_ATTEMPTS = 5;
  *   ever bound parameters.
  * - `commit` (atomic conditional writes with checks and change logs) is ONE statement of
  *   data-modifying CTEs, whatever the client: every write, the checks (rows locked `FOR SHARE`),
- *   the log appends and trims (by `keep` and `maxBytes`), and the notification commit together
- *   or not at all; one commit may span partitions (`crossPartitionCommits`). A commit of 4,096
- *   rows or more through a Pool runs that statement in a transaction of its own with JIT
- *   compilation off (`SET LOCAL jit = off`: compiling it cost more than it saved). The logs live in
- *   the table `<table>_log` with their heads in `<table>_log_head`, created on first use.
+ *   the log appends (and their lazy trims), and the notification commit together or not at all;
+ *   one commit may span partitions (`crossPartitionCommits`). A commit of 4,096 rows or more
+ *   through a Pool runs that statement in a transaction of its own with JIT compilation off
+ *   (`SET LOCAL jit = off`: compiling it cost more than it saved). The logs live in the table
+ *   `<table>_log`, their entries numbered from the sequence `<table>_log_seq` (no row every
+ *   writer of a log locks), with one head row per log in `<table>_log_head`, all created on
+ *   first use; reads apply the bounds (`keep`, `maxBytes`) of the newest append (docs/stores.md).
  * - Statements are parsed and planned once: on a pg Pool or Client the commit statements are
  *   named prepared statements per connection; on PGlite every statement of the store is a named
  *   prepared statement of the instance, run as one Bind/Execute/Sync call into the database
