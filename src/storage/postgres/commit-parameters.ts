@@ -1,4 +1,4 @@
-import { boundAppend } from '../log-bounds';
+import { type BoundedAppend, boundAppend } from '../log-bounds';
 import { commitLogs, type StoreCommit, type StoreLogAppend, type StoreWrite } from '../store-commit';
 import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from './array-literal';
 import type { CommitShape } from './commit-statement';
@@ -21,13 +21,27 @@ export interface CommitRequest {
   readonly values: unknown[];
 }
 
+/** How {@link commitRequest} decides whether a commit trims its logs. */
+export interface CommitRequestOptions {
+  /** Send the trim steps whatever was drawn (the store's second try after a log's bounds changed). */
+  readonly forceTrims?: boolean;
+  /** Draws whether a log that is sent `sent` entries and keeps `keep` is trimmed. Default {@link drawLazyTrim}. */
+  readonly draw?: (sent: number, keep: number) => boolean;
+}
+
 /**
  * The statement shape and parameters of `commit`: parallel arrays of keys, values (null:
  * delete), expected texts and condition modes, the channel and payload of the one notification;
  * with checks, their keys and texts; with logs, each log's fields and entries as its bounds let
- * them stay (see `commitStatement`).
+ * them stay, and (when it trims: a trim drawn, entries dropped, or `forceTrims`) the trims drawn
+ * (see `commitStatement`).
  */
-export function commitRequest(commit: StoreCommit, channel: string, payload: string): CommitRequest {
+export function commitRequest(
+  commit: StoreCommit,
+  channel: string,
+  payload: string,
+  options: CommitRequestOptions = {},
+): CommitRequest {
   const single = commit.writes.length === 1 && commit.writes[0]!.value !== null;
   const parameters: unknown[] = single ? singleWriteParameters(commit.writes[0]!) : writeParameters(commit);
   parameters.push(channel, payload);
@@ -39,10 +53,17 @@ export function commitRequest(commit: StoreCommit, channel: string, payload: str
     );
   }
   const logs = appendedLogs(commit);
+  const bounded = logs.map(boundAppend);
+  const draw = options.draw ?? drawLazyTrim;
+  const draws = logs.map((log, index) => draw(bounded[index]!.entries.length, log.keep));
+  const trims =
+    logs.length > 0 &&
+    (options.forceTrims === true || draws.some(Boolean) || bounded.some((kept) => kept.dropped > 0));
   const byteBound = logs.some((log) => log.maxBytes !== undefined);
   const sharedBounds = logs.length > 1 && haveSharedBounds(logs);
-  if (logs.length === 1) parameters.push(...oneLogParameters(logs[0]!));
-  else if (logs.length > 1) parameters.push(...logParameters(logs, byteBound, sharedBounds));
+  const drawn = trims ? draws : null;
+  if (logs.length === 1) parameters.push(...oneLogParameters(logs[0]!, bounded[0]!, drawn?.[0]));
+  else if (logs.length > 1) parameters.push(...logParameters(logs, bounded, byteBound, sharedBounds, drawn));
   return {
     shape: {
       single,
@@ -50,6 +71,7 @@ export function commitRequest(commit: StoreCommit, channel: string, payload: str
       logs: logs.length === 0 ? 'none' : logs.length === 1 ? 'one' : 'many',
       byteBound,
       ...(sharedBounds ? { sharedBounds } : {}),
+      ...(trims ? { trims } : {}),
     },
     values: parameters,
   };
@@ -104,13 +126,16 @@ function writeParameters(commit: StoreCommit): unknown[] {
 export const LAZY_TRIMS = 8;
 
 /** Whether a commit sending `sent` entries to a log that keeps `keep` trims it (drawn at random). */
-function drawLazyTrim(sent: number, keep: number): boolean {
+export function drawLazyTrim(sent: number, keep: number): boolean {
   return Math.random() * keep < LAZY_TRIMS * sent;
 }
 
-/** The fields of the one log a commit appends to. */
-function oneLogParameters(log: StoreLogAppend): unknown[] {
-  const bounded = boundAppend(log);
+/** The fields of the one log a commit appends to (`drawn`: whether it trims, in a trim shape only). */
+function oneLogParameters(
+  log: StoreLogAppend,
+  bounded: BoundedAppend,
+  drawn: boolean | undefined,
+): unknown[] {
   return [
     log.name,
     log.keep,
@@ -118,7 +143,7 @@ function oneLogParameters(log: StoreLogAppend): unknown[] {
     bounded.dropped,
     bounded.entries.length,
     bounded.bytes,
-    drawLazyTrim(bounded.entries.length, log.keep),
+    ...(drawn === undefined ? [] : [drawn]),
     textArrayLiteral(bounded.entries),
     bounded.tags === undefined ? null : textArrayLiteral(bounded.tags),
   ];
@@ -130,8 +155,10 @@ function oneLogParameters(log: StoreLogAppend): unknown[] {
  */
 function logParameters(
   logs: readonly StoreLogAppend[],
+  kept: readonly BoundedAppend[],
   byteBound: boolean,
   sharedBounds: boolean,
+  drawn: readonly boolean[] | null,
 ): unknown[] {
   const names: string[] = [];
   const keeps: number[] = [];
@@ -139,21 +166,19 @@ function logParameters(
   const dropped: number[] = [];
   const added: number[] = [];
   const bytes: number[] = [];
-  const trims: boolean[] = [];
   const entryLogs: string[] = [];
   const entries: string[] = [];
   const tags: Array<string | null> = [];
   const entryKeeps: number[] = [];
   const entryMaxBytes: Array<number | null> = [];
-  for (const log of logs) {
-    const bounded = boundAppend(log);
+  logs.forEach((log, at) => {
+    const bounded = kept[at]!;
     names.push(log.name);
     keeps.push(log.keep);
     maxBytes.push(log.maxBytes ?? null);
     dropped.push(bounded.dropped);
     added.push(bounded.entries.length);
     bytes.push(bounded.bytes);
-    trims.push(drawLazyTrim(bounded.entries.length, log.keep));
     bounded.entries.forEach((entry, index) => {
       entryLogs.push(log.name);
       entries.push(entry);
@@ -163,7 +188,7 @@ function logParameters(
         entryMaxBytes.push(log.maxBytes ?? null);
       }
     });
-  }
+  });
   const bounds = sharedBounds
     ? [keeps[0], ...(byteBound ? [maxBytes[0]] : [])]
     : [integerArrayLiteral(keeps), ...(byteBound ? [integerArrayLiteral(maxBytes)] : [])];
@@ -176,7 +201,7 @@ function logParameters(
     integerArrayLiteral(dropped),
     integerArrayLiteral(added),
     integerArrayLiteral(bytes),
-    booleanArrayLiteral(trims),
+    ...(drawn === null ? [] : [booleanArrayLiteral(drawn)]),
     textArrayLiteral(entryLogs),
     sharedBounds ? entriesJson(entries) : textArrayLiteral(entries),
     textArrayLiteral(tags),

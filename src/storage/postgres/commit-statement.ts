@@ -22,6 +22,13 @@ export interface CommitShape {
    * are scalar parameters, and the entries' texts come as one JSON array (see `logSql`).
    */
   readonly sharedBounds?: boolean;
+  /**
+   * The commit may trim its logs: the client drew a trim for one of them, or its bounds dropped
+   * entries. Without, the statement has no trim steps (the hot path: most commits trim nothing),
+   * and it raises {@link LOG_BOUNDS_CHANGED_MARKER} when it finds a log's bounds changed, so
+   * that the store sends it again with them.
+   */
+  readonly trims?: boolean;
 }
 
 /** A commit statement: its prepared-statement name and its text. */
@@ -39,6 +46,13 @@ export interface CommitStatement {
  * constant expression even in a CASE branch that is never taken.
  */
 export const COMMIT_CONFLICT_MARKER = 'cpf-commit-conflict';
+
+/**
+ * The text of the runtime error a commit without trim steps raises, rolling itself back, when
+ * one of its logs' bounds differ from the newest entry's: such an append must trim at once
+ * (what the tighter bound removed stays removed), so the store sends it again with the steps.
+ */
+export const LOG_BOUNDS_CHANGED_MARKER = 'cpf-log-bounds-changed';
 
 /** Numbers the bound parameters in the order they are asked for. */
 class Parameters {
@@ -72,8 +86,8 @@ export function commitStatement(table: OptionTableName, shape: CommitShape): Com
   const checks = shape.checks ? ([p.next('text[]'), p.next('text[]')] as const) : null;
   const writes = shape.single ? singleSetSql(table.sql, input, checks) : writesSql(table.sql, input, checks);
   const logs = shape.logs === 'none' ? '' : `, ${logSql(table, p, shape)}`;
-  const result = commitResult(notify);
-  const suffix = `${shape.single ? 's' : ''}${shape.checks ? 'k' : ''}${shape.logs === 'one' ? 'l' : shape.logs === 'many' ? 'm' : ''}${shape.byteBound ? 'b' : ''}${shared(shape) ? 'u' : ''}`;
+  const result = commitResult(notify, shape.logs !== 'none' && shape.trims !== true);
+  const suffix = `${shape.single ? 's' : ''}${shape.checks ? 'k' : ''}${shape.logs === 'one' ? 'l' : shape.logs === 'many' ? 'm' : ''}${shape.byteBound ? 'b' : ''}${shared(shape) ? 'u' : ''}${shape.trims === true ? 't' : ''}`;
   return { name: `${table.channel}_c${suffix}`, text: `${writes}${logs} ${result}` };
 }
 
@@ -187,12 +201,17 @@ function singleSetSql(
  * absent), or, when nothing was refused, one row without a key that runs the conflict guard and
  * the one notification.
  */
-function commitResult([channel, payload]: readonly [string, string]): string {
+function commitResult([channel, payload]: readonly [string, string], boundsGuard: boolean): string {
+  // Without trim steps, a log whose bounds changed rolls the statement back (see `trims`).
+  const changed = boundsGuard
+    ? `WHEN (SELECT count(*) FROM due WHERE due.changed) > 0 THEN ('${LOG_BOUNDS_CHANGED_MARKER}:' || ` +
+      '(SELECT count(*) FROM due WHERE due.changed))::int '
+    : '';
   return (
     'SELECT refused.key, refused.value, NULL::int AS conflict, NULL::text AS notified FROM refused ' +
     'UNION ALL ' +
     'SELECT NULL, NULL, ' +
-    `CASE WHEN failed.n > 0 THEN ('${COMMIT_CONFLICT_MARKER}:' || failed.n)::int ELSE 0 END, ` +
+    `CASE WHEN failed.n > 0 THEN ('${COMMIT_CONFLICT_MARKER}:' || failed.n)::int ${changed}ELSE 0 END, ` +
     `pg_notify(${channel}, ${payload})::text FROM failed WHERE NOT EXISTS (SELECT 1 FROM refused)`
   );
 }
@@ -242,24 +261,27 @@ function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): stri
   const boundsArray = many && !shared(shape) ? '[]' : '';
   const keep = p.next(`bigint${boundsArray}`);
   const maxBytes = shape.byteBound ? p.next(`bigint${boundsArray}`) : `NULL::bigint${boundsArray}`;
-  const [dropped, added, bytes, trim] = [
+  const trims = shape.trims === true;
+  const [dropped, added, bytes] = [
     p.next(`bigint${array}`),
     p.next(`bigint${array}`),
     p.next(`bigint${array}`),
-    p.next(`boolean${array}`),
   ];
+  const trim = trims ? p.next(`boolean${array}`) : null;
+  // The drawn trims, as an argument of `unnest` and a column of `appends` (trim shapes only).
+  const [trimArgument, trimColumn] = trim === null ? ['', ''] : [`, ${trim}`, ', trim'];
   let appends: string;
   let entries: string;
   const number = `nextval('${seq}')`;
   if (!many) {
-    appends = `SELECT ${name} AS log, ${keep} AS keep, ${maxBytes} AS max_bytes, ${dropped} AS dropped, ${added} AS added, ${bytes} AS bytes, ${trim} AS trim`;
+    appends = `SELECT ${name} AS log, ${keep} AS keep, ${maxBytes} AS max_bytes, ${dropped} AS dropped, ${added} AS added, ${bytes} AS bytes${trim === null ? '' : `, ${trim} AS trim`}`;
     entries =
       `SELECT ${name}, ${number}, e.entry, e.tag, ${keep}, ${maxBytes} ` +
       `FROM unnest(${p.next('text[]')}, ${p.next('text[]')}) AS e(entry, tag) WHERE ${go}`;
   } else if (shared(shape)) {
     appends =
-      `SELECT a.log, ${keep} AS keep, ${maxBytes} AS max_bytes, a.dropped, a.added, a.bytes, a.trim ` +
-      `FROM unnest(${name}, ${dropped}, ${added}, ${bytes}, ${trim}) AS a(log, dropped, added, bytes, trim)`;
+      `SELECT a.log, ${keep} AS keep, ${maxBytes} AS max_bytes, a.dropped, a.added, a.bytes${trim === null ? '' : ', a.trim'} ` +
+      `FROM unnest(${name}, ${dropped}, ${added}, ${bytes}${trimArgument}) AS a(log, dropped, added, bytes${trimColumn})`;
     // The entries come as one JSON array: JSON.stringify is native, where a text[] literal escapes
     // every entry in JavaScript (each history entry is JSON itself, full of quotes).
     const [logs, texts, tags] = [p.next('text[]'), p.next('json'), p.next('text[]')];
@@ -268,7 +290,7 @@ function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): stri
       `SELECT e.log, ${number}, e.entry, e.tag, ${keep}, ${maxBytes} ` +
       `FROM unnest(${logs}, ${entryTexts}, ${tags}) AS e(log, entry, tag) WHERE ${go}`;
   } else {
-    appends = `SELECT * FROM unnest(${name}, ${keep}, ${maxBytes}, ${dropped}, ${added}, ${bytes}, ${trim}) AS a(log, keep, max_bytes, dropped, added, bytes, trim)`;
+    appends = `SELECT * FROM unnest(${name}, ${keep}, ${maxBytes}, ${dropped}, ${added}, ${bytes}${trimArgument}) AS a(log, keep, max_bytes, dropped, added, bytes${trimColumn})`;
     // Each entry with its log's bounds, so that no join reorders the entries before they are numbered.
     const [logs, texts, tags, keeps] = [
       p.next('text[]'),
@@ -294,6 +316,27 @@ function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): stri
     `(SELECT e.keep, e.max_bytes, true AS seen FROM ${log} AS e WHERE e.log = a.log ORDER BY e.seq DESC LIMIT 1) AS n ON true ` +
     `LEFT JOIN LATERAL (SELECT h.log, h.trimmed FROM ${head} AS h WHERE h.log = a.log LIMIT 1) AS hd ON true WHERE ${go}), ` +
     `logged AS (INSERT INTO ${log} (log, seq, entry, tag, keep, max_bytes) ${entries} RETURNING 1), ` +
+    (trims ? trimSql(log, head) : newHeadsSql(head))
+  );
+}
+
+/**
+ * The head rows of the logs a commit without trim steps appends to: inserted for a new log,
+ * an existing one untouched (a unique check on it would wait for a commit moving its mark).
+ */
+function newHeadsSql(head: string): string {
+  return (
+    `heads AS (INSERT INTO ${head} AS h (log, trimmed, lost) SELECT d.log, 0, false FROM due AS d ` +
+    'WHERE NOT d.listed ORDER BY d.log ON CONFLICT (log) DO NOTHING RETURNING 1)'
+  );
+}
+
+/**
+ * The trim steps of a commit that trims (see `CommitShape.trims`): the cut per log, the
+ * deletes, the head rows it may move, and the head rows of new logs.
+ */
+function trimSql(log: string, head: string): string {
+  return (
     `cuts AS (SELECT d.log, c.seq, d.mark, d.dropped > 0 OR d.changed AS must FROM due AS d CROSS JOIN LATERAL (${cutSql(log)}) AS c ` +
     'WHERE d.trim OR d.dropped > 0 OR d.changed), ' +
     // Deleted by row id, joined (a TID scan per row).

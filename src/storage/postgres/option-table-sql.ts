@@ -216,7 +216,7 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
       `WITH removed AS (DELETE FROM ${t} WHERE key = $1 RETURNING 1) ` +
       'SELECT pg_notify($2, $3) FROM removed',
     commitStatement: (shape) => {
-      const key = `${shape.single}:${shape.checks}:${shape.logs}:${shape.byteBound}:${shape.sharedBounds === true}`;
+      const key = `${shape.single}:${shape.checks}:${shape.logs}:${shape.byteBound}:${shape.sharedBounds === true}:${shape.trims === true}`;
       let statement = commits.get(key);
       if (statement === undefined) {
         statement = commitStatement(table, shape);

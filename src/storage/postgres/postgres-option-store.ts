@@ -15,7 +15,7 @@ import {
 import { compareCodePoints, mergeSuffixRuns } from '../suffix-runs';
 import { booleanArrayLiteral, textArrayLiteral } from './array-literal';
 import { commitRequest } from './commit-parameters';
-import { COMMIT_CONFLICT_MARKER } from './commit-statement';
+import { COMMIT_CONFLICT_MARKER, LOG_BOUNDS_CHANGED_MARKER } from './commit-statement';
 import { isLargeCommit, queryWithoutJit } from './jit-free-commit';
 import type { NotificationFeed, NotificationFeedEvents } from './notification-feed';
 import { type OptionTableSql, optionTableSql } from './option-table-sql';
@@ -238,20 +238,28 @@ export class PostgresOptionStore implements OptionStore {
     return this.#core.runCommit(commit, async () => {
       if (!this.#tableKnown) await this.#ensureTable();
       const keys = commit.writes.map((write) => write.key);
-      const { shape, values } = commitRequest(commit, this.channel, this.#changeMessage(keys));
-      if (shape.logs !== 'none' && !this.#logTableKnown) await this.#ensureLogTable();
-      const { name, text } = this.#sql.commitStatement(shape);
+      const message = this.#changeMessage(keys);
+      let request = commitRequest(commit, this.channel, message);
+      if (request.shape.logs !== 'none' && !this.#logTableKnown) await this.#ensureLogTable();
       const large = isLargeCommit(commit);
       for (let attempt = 1; ; attempt++) {
-        const outcome = await this.#queryCommit(name, text, values, large).then(
+        const { name, text } = this.#sql.commitStatement(request.shape);
+        const outcome = await this.#queryCommit(name, text, request.values, large).then(
           ({ rows }) => refusedKeys(rows),
           (error: unknown) => {
-            if (isConflict(error)) return 'conflict' as const;
+            if (isMarked(error, COMMIT_CONFLICT_MARKER)) return 'conflict' as const;
+            // A log's bounds changed: the append trims at once, through the statement with the trim steps.
+            if (isMarked(error, LOG_BOUNDS_CHANGED_MARKER) && request.shape.trims !== true)
+              return 'trim' as const;
             if (errorCode(error) === DEADLOCK_DETECTED && attempt < MAX_COMMIT_ATTEMPTS)
               return 'retry' as const;
             throw error;
           },
         );
+        if (outcome === 'trim') {
+          request = commitRequest(commit, this.channel, message, { forceTrims: true });
+          continue;
+        }
         if (outcome === 'retry') continue;
         if (outcome !== 'conflict')
           return outcome.size === 0 ? { ok: true } : { ok: false, current: outcome };
@@ -562,12 +570,15 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Whether `error` is the commit's own conflict guard (a condition failed), not a real failure. */
-function isConflict(error: unknown): boolean {
+/**
+ * Whether `error` is one of the commit's own guards (`marker`: a condition failed, or a log's
+ * bounds changed), not a real failure.
+ */
+function isMarked(error: unknown, marker: string): boolean {
   const message = (error as { message?: unknown } | null)?.message;
   return (
     errorCode(error) === INVALID_TEXT_REPRESENTATION &&
     typeof message === 'string' &&
-    message.includes(COMMIT_CONFLICT_MARKER)
+    message.includes(marker)
   );
 }

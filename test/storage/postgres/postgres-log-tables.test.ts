@@ -305,10 +305,16 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
       // This session only: the plan every prepared commit settles on after its first executions.
       await session.query('SET plan_cache_mode = force_generic_plan');
       const statements: Array<[what: string, text: string, values: unknown[]]> = [
-        ...Object.entries(commits).map(([what, commit]): [string, string, unknown[]] => {
-          const { shape, values } = commitRequest(commit, store.channel, 'message');
-          return [what, sql.commitStatement(shape).text, values];
-        }),
+        // Each commit with the trim steps and without (the commits that draw no trim).
+        ...Object.entries(commits).flatMap(
+          ([what, commit]): Array<[string, string, unknown[]]> =>
+            [true, false].map((trims) => {
+              const options = trims ? { forceTrims: true } : { draw: () => false };
+              const { shape, values } = commitRequest(commit, store.channel, 'message', options);
+              expect(shape.trims === true).toBe(trims);
+              return [`${what}${trims ? ', trimming' : ''}`, sql.commitStatement(shape).text, values];
+            }),
+        ),
         ['readLog', sql.readLog, ['L1', 10]],
         ['readLogPage', sql.readLogPage, ['L1', 0, 10]],
         ['readLogPage with a tag', sql.readLogPageTagged, ['L1', 0, 10, 't']],
