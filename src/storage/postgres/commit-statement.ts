@@ -240,7 +240,9 @@ function shared(shape: CommitShape): boolean {
  * entries), when its bounds dropped entries before sending, or when its bounds differ from the
  * newest entry's (`n` in `due`). The trim finds the newest entry that goes (`cutSql`) and deletes it
  * and the older entries above the log's trim mark, each row `FOR UPDATE SKIP LOCKED`: two
- * commits trimming one log never wait for each other.
+ * commits trimming one log never wait for each other. Only a commit that may trim has these
+ * steps (`CommitShape.trims`, `trimSql`): the others, most commits, plan and run about 25 µs
+ * less, and raise `LOG_BOUNDS_CHANGED_MARKER` when they find a log's bounds changed.
  *
  * **The head row's trim mark** (`trimmed`: entries up to it are gone) bounds every walk of a
  * log, the trims' and the readers', to the entries since the last trim: the rows deleted
