@@ -151,48 +151,54 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
     await store.close();
   });
 
-  it('a commit to a log never waits for another commit to the same log that is still open', async () => {
-    const table = freshTable();
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
-    const open = new PostgresOptionStore({ client: holder, table });
-    const other = new PostgresOptionStore({ client: pool, table });
-    try {
-      // The log has lost entries already, so no commit below needs its head row.
-      await other.commit({
-        writes: [{ key: 'k0', value: 'x' }],
-        log: { name: 'L', entries: ['1', '2', '3'], keep: 2 },
-      });
-      await holder.query('BEGIN');
-      // keep 2: each of these commits trims the log as well (a chance of 8 × 1 / 2).
-      await open.commit({
-        writes: [{ key: 'k1', value: 'x' }],
-        log: { name: 'L', entries: ['held'], keep: 2 },
-      });
-      let settled = false;
-      const second = other
-        .commit({ writes: [{ key: 'k2', value: 'y' }], log: { name: 'L', entries: ['free'], keep: 2 } })
-        .finally(() => {
-          settled = true;
+  // keep 2: each commit trims the log as well (a chance of 8 × 1 / 2), through the statement with the
+  // trim steps; keep 1000: almost every commit runs the one without them (a chance of 0.8%).
+  it.each([2, 1000])(
+    'a commit to a log never waits for another commit to the same log that is still open (keep %i)',
+    async (keep) => {
+      const table = freshTable();
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      const open = new PostgresOptionStore({ client: holder, table });
+      const other = new PostgresOptionStore({ client: pool, table });
+      try {
+        // The log has its head row already (and with keep 2 has lost entries): no commit below needs it.
+        await other.commit({
+          writes: [{ key: 'k0', value: 'x' }],
+          log: { name: 'L', entries: ['1', '2', '3'], keep },
         });
-      // Until the second commit settles, no session may be waiting for a lock on these tables.
-      while (!settled) {
-        const { rows } = await pool.query(
-          "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
-          [`%${table}%`],
+        await holder.query('BEGIN');
+        await open.commit({
+          writes: [{ key: 'k1', value: 'x' }],
+          log: { name: 'L', entries: ['held'], keep },
+        });
+        let settled = false;
+        const second = other
+          .commit({ writes: [{ key: 'k2', value: 'y' }], log: { name: 'L', entries: ['free'], keep } })
+          .finally(() => {
+            settled = true;
+          });
+        // Until the second commit settles, no session may be waiting for a lock on these tables.
+        while (!settled) {
+          const { rows } = await pool.query(
+            "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
+            [`%${table}%`],
+          );
+          expect(rows[0].waiting, 'a commit waits for the open one').toBe(0);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        expect(await second).toEqual({ ok: true });
+        await holder.query('COMMIT');
+        expect(await other.readLog('L', 10), 'numbered in the order they were sent').toEqual(
+          ['free', 'held', '3', '2', '1'].slice(0, keep),
         );
-        expect(rows[0].waiting, 'a commit waits for the open one').toBe(0);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+      } finally {
+        await open.close();
+        await other.close();
+        await holder.end();
       }
-      expect(await second).toEqual({ ok: true });
-      await holder.query('COMMIT');
-      expect(await other.readLog('L', 10), 'numbered in the order they were sent').toEqual(['free', 'held']);
-    } finally {
-      await open.close();
-      await other.close();
-      await holder.end();
-    }
-  });
+    },
+  );
 
   it('concurrent commits to one log under both bounds keep the newest entries that fit', async () => {
     const table = freshTable();
