@@ -72,7 +72,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore: large commits, many lo
     }
   });
 
-  it('stores a lone surrogate of an entry as U+FFFD whether the commit has one log or many', async () => {
+  it('stores a lone surrogate of an entry as U+FFFD whether the commit has one log or many, with shared bounds or not', async () => {
     const lone = 'x\ud800y \\ud800 "quoted"';
     const bounds = { keep: 10, maxBytes: 1000 };
     await store.commit({
@@ -86,9 +86,18 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore: large commits, many lo
         { name: 'lone@b', entries: ['😀 pair'], ...bounds },
       ],
     });
+    await store.commit({
+      writes: [{ key: 'lone@c', value: '1' }],
+      logs: [
+        { name: 'lone@c', entries: ['first', lone], keep: 10 },
+        { name: 'lone@d', entries: [lone], keep: 20, maxBytes: 2000 },
+      ],
+    });
     const expected = 'x\ufffdy \\ud800 "quoted"';
     await expect(store.readLog('lone@one', 5)).resolves.toEqual([expected]);
     await expect(store.readLog('lone@a', 5)).resolves.toEqual(['second', expected]);
     await expect(store.readLog('lone@b', 5)).resolves.toEqual(['😀 pair']);
+    await expect(store.readLog('lone@c', 5)).resolves.toEqual([expected, 'first']);
+    await expect(store.readLog('lone@d', 5)).resolves.toEqual([expected]);
   });
 });
