@@ -161,16 +161,30 @@ export class RedisOptionStore implements OptionStore {
   async #readTexts(keys: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     if (keys.length === 0) return found;
-    await Promise.all(
-      this.#bySlot(keys).map(async (group) => {
-        const values = await this.#client.mget(group.map((key) => this.#layout.optionKey(key)));
-        group.forEach((key, index) => {
-          const value = values[index];
-          if (typeof value === 'string') found.set(key, value);
-        });
-      }),
-    );
+    // One MGET (a standalone server, or one slot): no per-group promises on the read path.
+    const groups = this.#bySlot(keys);
+    if (groups.length === 1) {
+      this.#collect(groups[0]!, await this.#mget(groups[0]!), found);
+      return found;
+    }
+    await Promise.all(groups.map(async (group) => this.#collect(group, await this.#mget(group), found)));
     return found;
+  }
+
+  /** The values of `keys` (option keys), in one MGET. */
+  #mget(keys: readonly string[]): Promise<(string | null)[]> {
+    const layout = this.#layout;
+    const redisKeys: string[] = [];
+    for (const key of keys) redisKeys.push(layout.optionKey(key));
+    return this.#client.mget(redisKeys);
+  }
+
+  /** Adds the texts an MGET of `keys` answered (`values`, parallel) to `found`. */
+  #collect(keys: readonly string[], values: readonly (string | null)[], found: Map<string, string>): void {
+    for (let index = 0; index < keys.length; index++) {
+      const value = values[index];
+      if (typeof value === 'string') found.set(keys[index]!, value);
+    }
   }
 
   /** {@inheritDoc OptionStore.set} */
@@ -399,8 +413,8 @@ export class RedisOptionStore implements OptionStore {
   }
 
   /** `keys` grouped by cluster slot (one group on a standalone Redis). */
-  #bySlot(keys: readonly string[]): string[][] {
-    if (!this.cluster) return [[...keys]];
+  #bySlot(keys: readonly string[]): (readonly string[])[] {
+    if (!this.cluster) return [keys];
     const groups = new Map<number, string[]>();
     for (const key of keys) {
       const slot = clusterSlot(this.#layout.optionKey(key));
