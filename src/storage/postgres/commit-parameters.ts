@@ -144,14 +144,14 @@ function oneLogParameters(
     bounded.entries.length,
     bounded.bytes,
     ...(drawn === undefined ? [] : [drawn]),
-    entriesJson(bounded.entries),
+    textArrayLiteral(bounded.entries),
     bounded.tags === undefined ? null : textArrayLiteral(bounded.tags),
   ];
 }
 
 /**
- * The per-log and per-entry arrays of the logs a commit appends to (the entries' texts as one JSON
- * array); with `sharedBounds`, their one `keep` and `maxBytes` as scalars instead of arrays.
+ * The per-log and per-entry arrays of the logs a commit appends to; with `sharedBounds`, their one
+ * `keep` and `maxBytes` as scalars instead of arrays and the entries' texts as one JSON array.
  */
 function logParameters(
   logs: readonly StoreLogAppend[],
@@ -203,7 +203,7 @@ function logParameters(
     integerArrayLiteral(bytes),
     ...(drawn === null ? [] : [booleanArrayLiteral(drawn)]),
     textArrayLiteral(entryLogs),
-    entriesJson(entries),
+    sharedBounds ? entriesJson(entries) : textArrayLiteral(entries),
     textArrayLiteral(tags),
     ...entryBounds,
   ];

@@ -19,7 +19,7 @@ export interface CommitShape {
   readonly byteBound: boolean;
   /**
    * Its many logs share one `keep` and one `maxBytes` (a batch of migrated levels, a plan): they
-   * are scalar parameters.
+   * are scalar parameters, and the entries' texts come as one JSON array (see `logSql`).
    */
   readonly sharedBounds?: boolean;
   /**
@@ -277,33 +277,33 @@ function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): stri
   const number = `nextval('${seq}')`;
   if (!many) {
     appends = `SELECT ${name} AS log, ${keep} AS keep, ${maxBytes} AS max_bytes, ${dropped} AS dropped, ${added} AS added, ${bytes} AS bytes${trim === null ? '' : `, ${trim} AS trim`}`;
-    // Every shape takes the entries' texts as one JSON array: JSON.stringify is native, where a
-    // text[] literal escapes every entry in JavaScript (each history entry is JSON itself, full
-    // of quotes: 13% of a one-key commit's client CPU when they went as a literal).
     entries =
       `SELECT ${name}, ${number}, e.entry, e.tag, ${keep}, ${maxBytes} ` +
-      `FROM unnest(${jsonTexts(p.next('json'))}, ${p.next('text[]')}) AS e(entry, tag) WHERE ${go}`;
+      `FROM unnest(${p.next('text[]')}, ${p.next('text[]')}) AS e(entry, tag) WHERE ${go}`;
   } else if (shared(shape)) {
     appends =
       `SELECT a.log, ${keep} AS keep, ${maxBytes} AS max_bytes, a.dropped, a.added, a.bytes${trim === null ? '' : ', a.trim'} ` +
       `FROM unnest(${name}, ${dropped}, ${added}, ${bytes}${trimArgument}) AS a(log, dropped, added, bytes${trimColumn})`;
+    // The entries come as one JSON array: JSON.stringify is native, where a text[] literal escapes
+    // every entry in JavaScript (each history entry is JSON itself, full of quotes).
     const [logs, texts, tags] = [p.next('text[]'), p.next('json'), p.next('text[]')];
+    const entryTexts = `ARRAY(SELECT j.entry FROM json_array_elements_text(${texts}) WITH ORDINALITY AS j(entry, n) ORDER BY j.n)`;
     entries =
       `SELECT e.log, ${number}, e.entry, e.tag, ${keep}, ${maxBytes} ` +
-      `FROM unnest(${logs}, ${jsonTexts(texts)}, ${tags}) AS e(log, entry, tag) WHERE ${go}`;
+      `FROM unnest(${logs}, ${entryTexts}, ${tags}) AS e(log, entry, tag) WHERE ${go}`;
   } else {
     appends = `SELECT * FROM unnest(${name}, ${keep}, ${maxBytes}, ${dropped}, ${added}, ${bytes}${trimArgument}) AS a(log, keep, max_bytes, dropped, added, bytes${trimColumn})`;
     // Each entry with its log's bounds, so that no join reorders the entries before they are numbered.
     const [logs, texts, tags, keeps] = [
       p.next('text[]'),
-      p.next('json'),
+      p.next('text[]'),
       p.next('text[]'),
       p.next('bigint[]'),
     ];
     const maxes = shape.byteBound ? p.next('bigint[]') : 'NULL::bigint[]';
     entries =
       `SELECT e.log, ${number}, e.entry, e.tag, e.keep, e.max_bytes ` +
-      `FROM unnest(${logs}, ${jsonTexts(texts)}, ${tags}, ${keeps}, ${maxes}) AS e(log, entry, tag, keep, max_bytes) WHERE ${go}`;
+      `FROM unnest(${logs}, ${texts}, ${tags}, ${keeps}, ${maxes}) AS e(log, entry, tag, keep, max_bytes) WHERE ${go}`;
   }
   // Every lookup of a log's rows goes through a LATERAL subquery kept apart by its LIMIT or
   // locking clause (never pulled up into a join), a parameterized scan of
@@ -320,11 +320,6 @@ function logSql(table: OptionTableName, p: Parameters, shape: CommitShape): stri
     `logged AS (INSERT INTO ${log} (log, seq, entry, tag, keep, max_bytes) ${entries} RETURNING 1), ` +
     (trims ? trimSql(log, head) : newHeadsSql(head))
   );
-}
-
-/** The texts of the JSON array `json` (a parameter) as a `text[]`, in their order. */
-function jsonTexts(json: string): string {
-  return `ARRAY(SELECT j.entry FROM json_array_elements_text(${json}) WITH ORDINALITY AS j(entry, n) ORDER BY j.n)`;
 }
 
 /**

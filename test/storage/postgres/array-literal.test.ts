@@ -11,7 +11,7 @@ import { describeWithService } from '../../support/services';
 /**
  * The store's own array literals: PostgreSQL parses each back to exactly the array it was made
  * of — quotes, backslashes, braces, commas, blanks, the text `NULL`, empty texts, empty arrays,
- * nulls and astral characters included.
+ * nulls, astral characters, JSON texts and control characters included.
  */
 describeWithService('DATABASE_URL', 'PostgreSQL array literals', (url) => {
   const client = new pg.Client({ connectionString: url });
@@ -23,7 +23,20 @@ describeWithService('DATABASE_URL', 'PostgreSQL array literals', (url) => {
     .string({ unit: 'grapheme', maxLength: 12 })
     .map((text) => text.replaceAll('\0', ''))
     .chain((text) =>
-      fc.constantFrom(text, `"${text}"`, `\\${text}\\`, `{${text},}`, ` ${text} `, 'NULL', 'null', ''),
+      fc.constantFrom(
+        text,
+        `"${text}"`,
+        `\\${text}\\`,
+        `{${text},}`,
+        ` ${text} `,
+        'NULL',
+        'null',
+        '',
+        // JSON texts (history entries, stored values): quoted through JSON.stringify…
+        JSON.stringify({ at: text, old: [`"${text}"`, '\\'] }),
+        // …unless a control character would be escaped differently.
+        `"${text}"\n\t\u0001\\`,
+      ),
     );
 
   it('text[]: every array comes back as it was', async () => {
