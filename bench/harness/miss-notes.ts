@@ -58,10 +58,20 @@ const PROPAGATION_MISS =
   'Alternating partial runs against the previous statement gave, PostgreSQL 1 and 4 readers, 1.40×/1.27× and ' +
   '1.39×/1.27× before, 1.32×/1.23× and 1.37×/1.17× after (a first version that kept the trim steps in every ' +
   'commit cost about 10 µs more per commit and gave 1.23–1.31× with 4 readers); Redis as before. The full run of ' +
-  '22:50 gave 1.40×/1.35×. ' +
-  '`KeyedQueue` already runs a read at ' +
-  'once when no write holds its keys. Next: a one-key commit script on Redis (its server time, 20–24 µs against ' +
-  '2.7 µs), and the value in the change message, so that a reader needs no read after a notification.';
+  '22:50 gave 1.40×/1.35×, the sixth session’s published run 1.32×/1.24× (Redis 1.69×/1.48×). `KeyedQueue` ' +
+  'already runs a read at once when no write holds its keys. The sixth ' +
+  'session cut the client’s CPU where a hot-loop profile showed it (array literals of JSON texts quoted by ' +
+  '`JSON.stringify`, 13% of a one-key commit’s client CPU; UTF-8 lengths of ASCII texts; Redis reads of one slot) ' +
+  'and measured why that cannot be enough: on Redis with 1 reader the target leaves the library about 90 µs at ' +
+  'p90, and it spends about 165 µs at the median, on code gone cold (a paced write takes 113 µs from ' +
+  '`updateValue` to the driver’s `query`, 50 µs back to back over a real database, 5–10 µs in a hot loop). ' +
+  '**What would meet the four rows** (docs/performance.md, sixth session): versioned change messages carrying ' +
+  'the new texts, so that a reader needs no read (B’s read is about 270 µs of 945 µs on PostgreSQL and 128 µs of ' +
+  '440 µs on Redis at the median): by the phases about 0.9× and 1.05× the floor. A text from a message is applied ' +
+  'only when its version is above the cached one (else read, as today): on PostgreSQL `pg_current_wal_insert_lsn()` ' +
+  'taken after the commit’s writes is such a version per key, with no change of layout; Redis needs a counter ' +
+  'per partition read in the same `MGET`. Not built: it changes the store’s internal feed and reads, every cached ' +
+  'text’s bookkeeping and the message form, which instances of the previous release must still read.';
 
 const WRITES_PUT_MISS =
   '**Met since the log redesign; if a run misses it, read the rounds.** The target is a proposal (the issue sets ' +
@@ -73,7 +83,9 @@ const WRITES_PUT_MISS =
   '(0.45–0.51×). Entries now take numbers from a sequence, trims are lazy and `SKIP LOCKED`, and a commit that ' +
   'draws no trim runs without the trim steps: 0.72× in a partial run, 0.69× in the full run of 22:50 (0.57× in ' +
   'an earlier full run with the trim steps in every commit, its rounds 0.39–0.74×: this row’s rounds spread ' +
-  'widely on the shared machine).';
+  'widely on the shared machine). The sixth session’s runs: 0.55× in a full run on a slow machine (every ' +
+  'throughput about half of the run before), 0.53–0.65× in eight alternating partial runs with and without its ' +
+  'changes, 0.61× in the published run.';
 
 const PLAN_APPLY_MISS =
   '**Variable around the target.** The last changes (applying a plan object reuses the precondition digests its ' +

@@ -3,7 +3,8 @@
  * instead of the driver. node-postgres turns a JavaScript array into the same literal, but
  * escapes every element with two regular-expression replaces, even a number: for the 10,000
  * keys, texts and expected texts of a large commit that was a tenth of the client's work. Here
- * an element is copied as it is unless it holds a quote or a backslash. Both drivers pass a
+ * an element is copied as it is unless it holds a quote or a backslash, and then escaped by
+ * `JSON.stringify` when that gives the same text (see `JSON_ESCAPES_MORE`). Both drivers pass a
  * string parameter through unchanged, and the cast in the statement parses it.
  */
 
