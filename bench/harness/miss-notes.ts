@@ -69,7 +69,8 @@ const PROPAGATION_MISS =
   'the new texts, so that a reader needs no read (B’s read is about 270 µs of 945 µs on PostgreSQL and 128 µs of ' +
   '440 µs on Redis at the median): by the phases about 0.9× and 1.05× the floor. A text from a message is applied ' +
   'only when its version is above the cached one (else read, as today): on PostgreSQL `pg_current_wal_insert_lsn()` ' +
-  'taken after the commit’s writes is such a version per key, with no change of layout; Redis needs a counter ' +
+  'taken after the commit’s writes is such a version per key, with no change of layout (checked: 8 writers, ' +
+  '16,800 changes of two keys, every one above the last; taken before the writes, 30% were below); Redis needs a counter ' +
   'per partition read in the same `MGET`. Not built: it changes the store’s internal feed and reads, every cached ' +
   'text’s bookkeeping and the message form, which instances of the previous release must still read.';
 
