@@ -163,7 +163,7 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
   const t = table.sql;
   const log = table.logSql;
   const head = table.logHeadSql;
-  const commits = new Map<string, CommitStatement>();
+  const commits = new Map<number, CommitStatement>();
   return {
     exists: 'SELECT to_regclass($1) IS NOT NULL AS present',
     create:
@@ -216,7 +216,7 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
       `WITH removed AS (DELETE FROM ${t} WHERE key = $1 RETURNING 1) ` +
       'SELECT pg_notify($2, $3) FROM removed',
     commitStatement: (shape) => {
-      const key = `${shape.single}:${shape.checks}:${shape.logs}:${shape.byteBound}:${shape.sharedBounds === true}:${shape.trims === true}`;
+      const key = shapeBits(shape);
       let statement = commits.get(key);
       if (statement === undefined) {
         statement = commitStatement(table, shape);
@@ -242,4 +242,17 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
 function sequenceStart(start: number): string {
   if (!Number.isSafeInteger(start) || start < 1) throw new RangeError(`invalid log sequence start: ${start}`);
   return String(start);
+}
+
+/** A commit shape as one small integer, the key of its statement (a bit per flag; `logs` takes two). */
+function shapeBits(shape: CommitShape): number {
+  const logs = shape.logs === 'none' ? 0 : shape.logs === 'one' ? 1 : 2;
+  return (
+    (shape.single ? 1 : 0) |
+    (shape.checks ? 2 : 0) |
+    (logs << 2) |
+    (shape.byteBound ? 16 : 0) |
+    (shape.sharedBounds === true ? 32 : 0) |
+    (shape.trims === true ? 64 : 0)
+  );
 }
