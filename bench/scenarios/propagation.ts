@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { escapeGlob, standaloneLayout } from '../../src/storage/redis/redis-key-layout';
 import { withBenchSchema } from '../fixtures/bench-schema';
 import type { Backend, Observation, PathSpec, ReaderSetup } from '../fixtures/propagation-protocol';
 import { type Readers, startReaders } from '../fixtures/propagation-readers';
@@ -325,16 +326,19 @@ async function measureIdlePool(
   }
 }
 
-/** Deletes the keys a Redis run wrote (all under its own prefix). */
+/** Deletes the keys a Redis run wrote: its options, change logs and their meta keys, all under its own prefix. */
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
   const client = new Redis(url);
+  const layout = standaloneLayout(prefix);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await client.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    for (const root of [layout.optionKey(''), layout.logKey(''), layout.logMetaKey('')]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(root)}*`, 'COUNT', 1000);
+        if (keys.length > 0) await client.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
   } finally {
     client.disconnect();
   }

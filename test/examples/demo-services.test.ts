@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../../examples/demo/start-demo';
+import { escapeGlob, standaloneLayout } from '../../src/storage/redis/redis-key-layout';
 import { describeWithService } from '../support/services';
 import { type RunningChild, startChild } from './support/child-process';
 import { DemoClient, eventually } from './support/demo-client';
@@ -61,8 +62,12 @@ describeWithService('REDIS_URL', 'the demo on Redis', (redisUrl) => {
   afterAll(async () => {
     await demo?.close();
     const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${keyPrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    // The options, and the change logs and their meta keys (kept beside them, see docs/stores.md).
+    const layout = standaloneLayout(keyPrefix);
+    for (const root of [layout.optionKey(''), layout.logKey(''), layout.logMetaKey('')]) {
+      const keys = await redis.keys(`${escapeGlob(root)}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    }
     await redis.quit();
   });
 
