@@ -9,6 +9,7 @@ import type { Framework_Abstract_Settings, SettingsDocument, SettingsPlan } from
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { fixturePlugins } from './fixtures/cli-fixture';
 import { type CliResult, fixtureFolder, jsonOut, removeFolder, runCli } from './support/cli-run';
@@ -45,7 +46,7 @@ describeWithService('DATABASE_URL', 'cpf on PostgreSQL', (url) => {
       expect(stderr).not.toContain(SECRET);
     }
     shop?.dispose();
-    await pool?.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    if (pool) await dropOptionTables(pool, table);
     await pool?.end();
     await removeFolder(folder);
   });

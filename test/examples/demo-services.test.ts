@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../../examples/demo/start-demo';
 import { escapeGlob, standaloneLayout } from '../../src/storage/redis/redis-key-layout';
+import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { type RunningChild, startChild } from './support/child-process';
 import { DemoClient, eventually } from './support/demo-client';
@@ -26,7 +27,7 @@ describeWithService('DATABASE_URL', 'two demo processes on one PostgreSQL', (dat
     second?.kill();
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    await client.query(`DROP TABLE IF EXISTS ${table}`);
+    await dropOptionTables(client, table);
     await client.end();
   });
 
@@ -103,7 +104,7 @@ describeWithService('DATABASE_URL', 'startDemo precedence', (databaseUrl) => {
       await demo.close();
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
-      await client.query(`DROP TABLE IF EXISTS ${table}`);
+      await dropOptionTables(client, table);
       await client.end();
     }
   });

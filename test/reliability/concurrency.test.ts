@@ -12,6 +12,7 @@ import { createRestServer, type RestServer } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { ADMIN_TOKEN, authenticate, SETTINGS_PATH, ShopPlugin } from './support/shop';
 
@@ -54,7 +55,7 @@ describeWithService('DATABASE_URL', '1,000 concurrent PUTs over two servers on o
   afterAll(async () => {
     for (const plugin of plugins) plugin.settings.dispose();
     for (const store of stores) await store.close();
-    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    await dropOptionTables(admin, table);
     await admin.query(`DROP TABLE IF EXISTS "${history}"`);
     await admin.query(`DROP FUNCTION IF EXISTS "${history}_record"()`);
     for (const pool of [admin, ...pools]) await pool.end();

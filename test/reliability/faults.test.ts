@@ -26,6 +26,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FaultInjectingStore, noFaults, seededSchedule } from '../support/fault-injecting-store';
+import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { ADMIN_TOKEN, expectRestError, SETTINGS_PATH, send, shopServer } from './support/shop';
 
@@ -292,7 +293,7 @@ describeWithService('DATABASE_URL', 'fault injection over PostgreSQL', (url) => 
   pool.on('error', () => {});
   const table = `rel_chaos_${FILE_TAG}`;
   afterAll(async () => {
-    await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+    await dropOptionTables(pool, table);
     await pool.end();
   });
   chaosProperty(
@@ -421,7 +422,7 @@ describeWithService('DATABASE_URL', 'store timeouts on PostgreSQL', (url) => {
   afterAll(async () => {
     await locker.query('ROLLBACK').catch(() => undefined);
     await locker.end().catch(() => undefined);
-    await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+    await dropOptionTables(pool, table);
     await pool.end();
   });
 

@@ -10,6 +10,7 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe } from 'vitest';
+import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { BATCHES, checkBatchIntegrity, PGLITE_BATCHES } from './fixtures/batch-integrity';
 import { deleteStoreKeys } from './fixtures/redis-cleanup';
@@ -31,8 +32,7 @@ describeWithService('DATABASE_URL', 'batch integrity on PostgreSQL', (url) => {
   const table = `cpf_batches_${uniqueSuffix()}`;
   const crashTable = `${table}_crash`;
   afterAll(async () => {
-    for (const name of [table, crashTable])
-      await pool.query(`DROP TABLE IF EXISTS "${name}", "${name}_log", "${name}_log_head"`);
+    for (const name of [table, crashTable]) await dropOptionTables(pool, name);
     await pool.end();
   });
   checkBatchIntegrity({

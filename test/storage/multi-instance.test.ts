@@ -5,6 +5,7 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { PeerProcess } from './fixtures/peer-process';
 import { deleteStoreKeys } from './fixtures/redis-cleanup';
@@ -99,7 +100,7 @@ describeWithService('DATABASE_URL', 'settings instances sharing one PostgreSQL',
   pool.on('error', () => {});
   const table = `cpf_multi_${uniqueSuffix()}`;
   afterAll(async () => {
-    await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+    await dropOptionTables(pool, table);
     await pool.end();
   });
   checkTwoInstances(() => new PostgresOptionStore({ client: pool, table }));
@@ -109,7 +110,7 @@ describeWithService('DATABASE_URL', 'settings instances sharing one PostgreSQL',
     `${table}_processes`,
     () => new PostgresOptionStore({ client: pool, table: `${table}_processes` }),
   );
-  afterAll(() => pool.query(`DROP TABLE IF EXISTS "${table}_processes"`));
+  afterAll(() => dropOptionTables(pool, `${table}_processes`));
 });
 
 describeWithService('REDIS_URL', 'settings instances sharing one Redis', (url) => {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareCodePoints } from '../../src/storage/suffix-runs';
+import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 
 /**
@@ -122,7 +123,7 @@ describeWithService('DATABASE_URL', 'scanSuffixes on PostgreSQL against a model'
           expect(await walk(store, values, count)).toEqual(model(data, values, compareCodePoints));
         } finally {
           await store.close();
-          await pool.query(`DROP TABLE IF EXISTS ${table}, ${table}_log, ${table}_log_head`);
+          await dropOptionTables(pool, table);
         }
       }),
       { numRuns: 40 },

@@ -10,6 +10,7 @@ import type { Framework_Abstract_Settings, Framework_Plugin, OptionStore } from 
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { expect } from 'vitest';
+import { dropOptionTables } from '../../support/option-tables';
 import { serviceUrl } from '../../support/services';
 import { type FixtureEnv, fixturePlugins } from '../fixtures/cli-fixture';
 import { type CliResult, fixtureFolder, removeFolder, runCli } from './cli-run';
@@ -96,7 +97,7 @@ export async function cliSession(store: SessionStore = 'pglite'): Promise<CliSes
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        await client.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+        await dropOptionTables(client, table);
       } finally {
         await client.end();
       }

@@ -11,6 +11,7 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
+import { dropOptionTables } from '../../support/option-tables';
 import { serviceUrl } from '../../support/services';
 
 /** Two store instances over the same data, and how to drop it. */
@@ -81,7 +82,7 @@ export const REAL_STORES: readonly RealStoreKind[] = [
       const table = `integrity_${unique()}`;
       const stores = pools.map((client) => new PostgresOptionStore({ client, table }));
       return storePair(stores, async () => {
-        await pools[0]!.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+        await dropOptionTables(pools[0]!, table);
         for (const pool of pools) await pool.end();
       });
     },

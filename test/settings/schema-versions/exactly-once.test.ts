@@ -14,6 +14,7 @@ import type { MigrationReport, OptionStore } from '../../../src/index';
 import { PostgresOptionStore } from '../../../src/storage/postgres/index';
 import { RedisOptionStore } from '../../../src/storage/redis/index';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
+import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 import { CounterSettings, counterKey, scopes } from './support/counter-settings';
 
@@ -95,7 +96,7 @@ describeWithService('DATABASE_URL', 'migrations exactly once across processes on
   const tables: string[] = [];
   afterAll(async () => {
     for (const table of tables) {
-      await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+      await dropOptionTables(pool, table);
     }
     await pool.end();
   });

@@ -2,6 +2,7 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { testOptionStore } from 'commerce-plugin-framework/testing';
 import pg from 'pg';
 import { afterAll } from 'vitest';
+import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore on PostgreSQL', (url) => {
@@ -9,7 +10,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on PostgreSQL', (url) =
   pool.on('error', () => {});
   const table = `cpf_conformance_${Math.random().toString(36).slice(2, 10)}`;
   afterAll(async () => {
-    await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    await dropOptionTables(pool, table);
     await pool.end();
   });
 

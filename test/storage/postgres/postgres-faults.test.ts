@@ -2,6 +2,7 @@ import { OptionStoreError } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
 import { expectNoAcknowledgedWriteLost } from '../fixtures/writes-under-kills';
@@ -38,8 +39,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', 
   });
   afterAll(async () => {
     await admin.query('ROLLBACK').catch(() => undefined);
-    for (const table of tables)
-      await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    for (const table of tables) await dropOptionTables(pool, table);
     await admin.end();
     await killer.end();
     await pool.end();

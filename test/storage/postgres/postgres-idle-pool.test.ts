@@ -1,6 +1,7 @@
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
+import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
 
@@ -15,7 +16,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore re-reads after a notifi
   admin.on('error', () => {});
 
   afterAll(async () => {
-    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    await dropOptionTables(admin, table);
     await admin.end();
   });
 

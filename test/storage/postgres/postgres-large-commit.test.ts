@@ -2,6 +2,7 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { JIT_FREE_COMMIT_ROWS } from '../../../src/storage/postgres/jit-free-commit';
+import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 import { uniqueSuffix } from '../fixtures/shop-settings';
 
@@ -19,7 +20,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore: large commits, many lo
 
   afterAll(async () => {
     await store.close();
-    await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    await dropOptionTables(pool, table);
     await pool.end();
   });
 

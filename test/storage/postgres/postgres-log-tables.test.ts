@@ -6,6 +6,7 @@ import { optionTableSql } from '../../../src/storage/postgres/option-table-sql';
 import { optionTableName } from '../../../src/storage/postgres/table-name';
 import type { StoreCommit } from '../../../src/storage/store-commit';
 import { utf8Length } from '../../../src/storage/utf8-length';
+import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 import { uniqueSuffix } from '../fixtures/shop-settings';
 
@@ -20,8 +21,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)
     return table;
   };
   afterAll(async () => {
-    for (const table of tables)
-      await pool.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    for (const table of tables) await dropOptionTables(pool, table);
     await pool.end();
   });
 

@@ -6,6 +6,7 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { ensureBuilt } from '../../support/ensure-built';
+import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
 
@@ -29,7 +30,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore after its pg Pool was e
   };
 
   afterAll(async () => {
-    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_log", "${table}_log_head"`);
+    await dropOptionTables(admin, table);
     await admin.end();
   });
 
