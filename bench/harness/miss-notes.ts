@@ -58,7 +58,8 @@ const PROPAGATION_MISS =
   'Alternating partial runs against the previous statement gave, PostgreSQL 1 and 4 readers, 1.40×/1.27× and ' +
   '1.39×/1.27× before, 1.32×/1.23× and 1.37×/1.17× after (a first version that kept the trim steps in every ' +
   'commit cost about 10 µs more per commit and gave 1.23–1.31× with 4 readers); Redis as before. The full run of ' +
-  '22:50 gave 1.40×/1.35×, the sixth session’s published run 1.32×/1.24× (Redis 1.69×/1.48×). `KeyedQueue` ' +
+  '22:50 gave 1.40×/1.35×; the sixth session’s four 1.35×/1.30×, 1.32×/1.24×, 1.34×/1.21× and 1.32×/1.23× (this ' +
+  'one), Redis 1.37–1.69× and 1.48–1.59×. `KeyedQueue` ' +
   'already runs a read at once when no write holds its keys. The sixth ' +
   'session cut the client’s CPU where a hot-loop profile showed it (array literals of JSON texts quoted by ' +
   '`JSON.stringify`, 13% of a one-key commit’s client CPU; UTF-8 lengths of ASCII texts; Redis reads of one slot) ' +
@@ -84,9 +85,9 @@ const WRITES_PUT_MISS =
   '(0.45–0.51×). Entries now take numbers from a sequence, trims are lazy and `SKIP LOCKED`, and a commit that ' +
   'draws no trim runs without the trim steps: 0.72× in a partial run, 0.69× in the full run of 22:50 (0.57× in ' +
   'an earlier full run with the trim steps in every commit, its rounds 0.39–0.74×: this row’s rounds spread ' +
-  'widely on the shared machine). The sixth session’s runs: 0.55× in a full run on a slow machine (every ' +
-  'throughput about half of the run before), 0.53–0.65× in eight alternating partial runs with and without its ' +
-  'changes, 0.61× in the published run.';
+  'widely on the shared machine). The sixth session’s full runs gave 0.55×, 0.61×, 0.56× and 0.54× (this one), ' +
+  'and eight alternating partial runs with and without its changes 0.53–0.65× either way: on this machine today ' +
+  'the row sits at its target, and its changes (client CPU only) move it less than the noise does.';
 
 const PLAN_APPLY_MISS =
   '**Variable around the target.** The last changes (applying a plan object reuses the precondition digests its ' +
@@ -125,6 +126,11 @@ export const MISS_NOTES: Readonly<Record<string, string>> = {
   'propagation-redis-1': PROPAGATION_MISS,
   'propagation-redis-4': PROPAGATION_MISS,
   'writes-put': WRITES_PUT_MISS,
+  'cold-start':
+    '**On the edge of its target on a busy machine.** Fresh processes, memory stores, registration of 20 plugins ' +
+    '× 50 settings and the first GET: no storage or network code runs, so the sixth session’s changes do not touch ' +
+    'it. Full runs: 1.16× in the fifth session’s published run, then 1.26×, 1.06×, 1.43× and 1.27× (this one) in ' +
+    'the sixth session’s four; the phases of the runs (below) show where the time goes.',
   'lifecycle-plan-apply': PLAN_APPLY_MISS,
   'lifecycle-migration': MIGRATION_MISS,
   'bundle-app-budget': BUNDLE_MISS,
