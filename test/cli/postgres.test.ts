@@ -9,7 +9,7 @@ import type { Framework_Abstract_Settings, SettingsDocument, SettingsPlan } from
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dropOptionTables } from '../support/option-tables';
+import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
 import { describeWithService } from '../support/services';
 import { fixturePlugins } from './fixtures/cli-fixture';
 import { type CliResult, fixtureFolder, jsonOut, removeFolder, runCli } from './support/cli-run';

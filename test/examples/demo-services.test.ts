@@ -3,8 +3,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningDemo, startDemo } from '../../examples/demo/start-demo';
-import { escapeGlob, standaloneLayout } from '../../src/storage/redis/redis-key-layout';
-import { dropOptionTables } from '../support/option-tables';
+import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
+import { deleteStoreKeys } from '../storage/fixtures/redis-cleanup';
 import { describeWithService } from '../support/services';
 import { type RunningChild, startChild } from './support/child-process';
 import { DemoClient, eventually } from './support/demo-client';
@@ -63,12 +63,7 @@ describeWithService('REDIS_URL', 'the demo on Redis', (redisUrl) => {
   afterAll(async () => {
     await demo?.close();
     const redis = new Redis(redisUrl);
-    // The options, and the change logs and their meta keys (kept beside them, see docs/stores.md).
-    const layout = standaloneLayout(keyPrefix);
-    for (const root of [layout.optionKey(''), layout.logKey(''), layout.logMetaKey('')]) {
-      const keys = await redis.keys(`${escapeGlob(root)}*`);
-      if (keys.length > 0) await redis.del(...keys);
-    }
+    await deleteStoreKeys(redis, keyPrefix);
     await redis.quit();
   });
 

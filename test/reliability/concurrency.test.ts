@@ -12,7 +12,7 @@ import { createRestServer, type RestServer } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dropOptionTables } from '../support/option-tables';
+import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
 import { describeWithService } from '../support/services';
 import { ADMIN_TOKEN, authenticate, SETTINGS_PATH, ShopPlugin } from './support/shop';
 

@@ -25,8 +25,9 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
+import { deleteStoreKeys } from '../storage/fixtures/redis-cleanup';
 import { FaultInjectingStore, noFaults, seededSchedule } from '../support/fault-injecting-store';
-import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { ADMIN_TOKEN, expectRestError, SETTINGS_PATH, send, shopServer } from './support/shop';
 
@@ -313,8 +314,7 @@ describeWithService('REDIS_URL', 'fault injection over Redis', (url) => {
   const client = new Redis(url);
   const keyPrefix = `cpf-test:reliability:${FILE_TAG}:`;
   afterAll(async () => {
-    const keys = await client.keys(`${keyPrefix}*`);
-    if (keys.length > 0) await client.del(...keys);
+    await deleteStoreKeys(client, keyPrefix);
     client.disconnect();
   });
   chaosProperty(

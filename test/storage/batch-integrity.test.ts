@@ -10,9 +10,9 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe } from 'vitest';
-import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { BATCHES, checkBatchIntegrity, PGLITE_BATCHES } from './fixtures/batch-integrity';
+import { dropOptionTables } from './fixtures/postgres-cleanup';
 import { deleteStoreKeys } from './fixtures/redis-cleanup';
 import { uniqueSuffix } from './fixtures/shop-settings';
 

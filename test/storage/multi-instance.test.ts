@@ -5,9 +5,9 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
 import { PeerProcess } from './fixtures/peer-process';
+import { dropOptionTables } from './fixtures/postgres-cleanup';
 import { deleteStoreKeys } from './fixtures/redis-cleanup';
 import { eventually, ShopSettings, uniqueSuffix } from './fixtures/shop-settings';
 

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareCodePoints } from '../../src/storage/suffix-runs';
-import { dropOptionTables } from '../support/option-tables';
 import { describeWithService } from '../support/services';
+import { dropOptionTables } from './fixtures/postgres-cleanup';
 
 /**
  * Suffix scans against a model: random keys under a few prefixes (suffixes from an alphabet with

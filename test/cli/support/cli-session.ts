@@ -10,7 +10,7 @@ import type { Framework_Abstract_Settings, Framework_Plugin, OptionStore } from 
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { dropOptionTables } from '../../support/option-tables';
+import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
 import { serviceUrl } from '../../support/services';
 import { type FixtureEnv, fixturePlugins } from '../fixtures/cli-fixture';
 import { type CliResult, fixtureFolder, removeFolder, runCli } from './cli-run';

@@ -10,8 +10,8 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
-import { dropOptionTables } from '../../support/option-tables';
 import { serviceUrl } from '../../support/services';
 
 /** Two store instances over the same data, and how to drop it. */

@@ -13,8 +13,8 @@ import { afterAll, expect, it } from 'vitest';
 import type { MigrationReport, OptionStore } from '../../../src/index';
 import { PostgresOptionStore } from '../../../src/storage/postgres/index';
 import { RedisOptionStore } from '../../../src/storage/redis/index';
+import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
-import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
 import { CounterSettings, counterKey, scopes } from './support/counter-settings';
 

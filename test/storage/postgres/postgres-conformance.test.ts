@@ -2,8 +2,8 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { testOptionStore } from 'commerce-plugin-framework/testing';
 import pg from 'pg';
 import { afterAll } from 'vitest';
-import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
+import { dropOptionTables } from '../fixtures/postgres-cleanup';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore on PostgreSQL', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 4 });

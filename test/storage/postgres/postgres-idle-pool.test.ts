@@ -1,8 +1,8 @@
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
+import { dropOptionTables } from '../fixtures/postgres-cleanup';
 import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
 
 /**

@@ -2,8 +2,8 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { JIT_FREE_COMMIT_ROWS } from '../../../src/storage/postgres/jit-free-commit';
-import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
+import { dropOptionTables } from '../fixtures/postgres-cleanup';
 import { uniqueSuffix } from '../fixtures/shop-settings';
 
 /**

@@ -6,8 +6,8 @@ import { optionTableSql } from '../../../src/storage/postgres/option-table-sql';
 import { optionTableName } from '../../../src/storage/postgres/table-name';
 import type { StoreCommit } from '../../../src/storage/store-commit';
 import { utf8Length } from '../../../src/storage/utf8-length';
-import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
+import { dropOptionTables } from '../fixtures/postgres-cleanup';
 import { uniqueSuffix } from '../fixtures/shop-settings';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)', (url) => {

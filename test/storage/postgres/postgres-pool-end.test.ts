@@ -6,8 +6,8 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { ensureBuilt } from '../../support/ensure-built';
-import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
+import { dropOptionTables } from '../fixtures/postgres-cleanup';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
 
 /**

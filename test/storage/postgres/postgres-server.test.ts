@@ -2,8 +2,8 @@ import { OptionStoreError } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dropOptionTables } from '../../support/option-tables';
 import { describeWithService } from '../../support/services';
+import { dropOptionTables } from '../fixtures/postgres-cleanup';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server', (url) => {

@@ -3,6 +3,7 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { describeWithService } from '../../support/services';
+import { deleteStoreKeys } from '../fixtures/redis-cleanup';
 import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
 import { expectNoAcknowledgedWriteLost } from '../fixtures/writes-under-kills';
 
@@ -32,8 +33,7 @@ describeWithService('REDIS_URL', 'RedisOptionStore when connections die', (url) 
 
   afterAll(async () => {
     await admin.call('CLIENT', 'UNPAUSE').catch(() => undefined);
-    const leftovers = await admin.keys(`cpf-test:faults:${suffix}:*`);
-    if (leftovers.length > 0) await admin.del(...leftovers);
+    await deleteStoreKeys(admin, `cpf-test:faults:${suffix}:`);
     for (const client of clients) client.disconnect();
     admin.disconnect();
   });

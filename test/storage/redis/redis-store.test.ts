@@ -14,6 +14,7 @@ import {
   SET_AND_PUBLISH,
 } from '../../../src/storage/redis/redis-scripts';
 import { describeWithService } from '../../support/services';
+import { deleteStoreKeys } from '../fixtures/redis-cleanup';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
 
 describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
@@ -31,11 +32,7 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
 
   afterAll(async () => {
     await admin.call('CLIENT', 'UNPAUSE').catch(() => undefined);
-    const leftovers = [
-      ...(await admin.keys(`cpf-test:store:${suffix}:*`)),
-      ...(await admin.keys(`option-store-log*:cpf-test:store:${suffix}:*`)),
-    ];
-    if (leftovers.length > 0) await admin.del(...leftovers);
+    await deleteStoreKeys(admin, `cpf-test:store:${suffix}:`);
     client.disconnect();
     admin.disconnect();
   });
