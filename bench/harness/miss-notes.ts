@@ -33,47 +33,15 @@ const HTTP_NEXT =
   '(`#afterBody`), the bearer check’s constant-time comparison 0.8% (same as the baselines), route matching 0.7%.';
 
 const PROPAGATION_MISS =
-  '**A limit of the design, measured.** Both sides wait for the same network, database and scheduler; what the ' +
-  'library adds is its own CPU on the two ends and a heavier statement: the floor is a bare upsert + history ' +
-  'row + NOTIFY, the library’s write is a conditional commit that also checks the schema record and bounds the ' +
-  'history log (CONTRACT §8–9: If-Match ' +
-  'and history are one atomic step with the change). **Fixed this round:** (1) the PostgreSQL log trim was a ' +
-  '`DELETE … WHERE id IN (… ORDER BY id DESC OFFSET keep)` that walked every dead index entry earlier trims had ' +
-  'left (about 0.6 ms per commit with 1,000 entries kept, growing until a vacuum); entries were then numbered per ' +
-  'log through a head row and the trim was a range delete bounded on both sides: “A start → notification in B” went ' +
-  'from 1.62 ms to 0.90 ms (floor 0.81 → 0.52 ms in the same runs), the PostgreSQL p90 ratios from 1.40–1.70 to ' +
-  '1.28–1.49. (2) Redis runs its scripts by hash (`EVALSHA`) instead of sending the script text with every write. ' +
-  '(3) One timer per container, no per-entry random bytes, one check per write, reads on the warm LISTEN ' +
-  'connection: the library’s CPU is 60–90 µs per end in the paced in-process diagnostic, down from 80–190 µs. ' +
-  '**What remains** is that CPU: code that ran 1–2 ms ago has gone cold (the same path costs 6–10 µs back to ' +
-  'back), against 3–10 µs for the bare driver calls; on Redis with one reader the whole floor is about 0.55 ms at ' +
-  'p90, so it stays a large share (about 1.6–1.9×). Since then a one-key write has a statement of its own on ' +
-  'PostgreSQL (PostgreSQL 1.41×/1.44× → 1.32×/1.20×). On Redis the commit script costs 20–24 µs on the server per ' +
-  'write (`INFO commandstats`) against 2.7 µs for the floor’s MULTI, which checks no condition or schema record ' +
-  'and keeps no byte count. Measured since: a paced `updateValue` on Redis (2 ms apart, its time until the ' +
-  'request leaves) costs 57 µs at p50 over 600 writes, 23 µs over 3,000 and 14 µs over 6,000. That is JIT warm-up ' +
-  'of a long path, with no single function standing out; in the full bench the phases put 100–190 µs before a write ' +
-  'leaves. A warm-up of 600 writes instead of 20 left the ratios as they were. The latest round numbers entries ' +
-  'from a sequence with lazy trims (see the PUT row): the commit’s server time went from about 70 µs to 55 µs. ' +
-  'Alternating partial runs against the previous statement gave, PostgreSQL 1 and 4 readers, 1.40×/1.27× and ' +
-  '1.39×/1.27× before, 1.32×/1.23× and 1.37×/1.17× after (a first version that kept the trim steps in every ' +
-  'commit cost about 10 µs more per commit and gave 1.23–1.31× with 4 readers); Redis as before. The full run of ' +
-  '22:50 gave 1.40×/1.35×; the sixth session’s four 1.35×/1.30×, 1.32×/1.24×, 1.34×/1.21× and 1.32×/1.23× (this ' +
-  'one), Redis 1.37–1.69× and 1.48–1.59×. `KeyedQueue` ' +
-  'already runs a read at once when no write holds its keys. The sixth ' +
-  'session cut the client’s CPU where a hot-loop profile showed it (array literals of JSON texts quoted by ' +
-  '`JSON.stringify`, 13% of a one-key commit’s client CPU; UTF-8 lengths of ASCII texts; Redis reads of one slot) ' +
-  'and measured why that cannot be enough: on Redis with 1 reader the target leaves the library about 90 µs at ' +
-  'p90, and it spends about 165 µs at the median, on code gone cold (a paced write takes 113 µs from ' +
-  '`updateValue` to the driver’s `query`, 50 µs back to back over a real database, 5–10 µs in a hot loop). ' +
-  '**What would meet the four rows** (docs/performance.md, sixth session): versioned change messages carrying ' +
-  'the new texts, so that a reader needs no read (B’s read is about 270 µs of 945 µs on PostgreSQL and 128 µs of ' +
-  '440 µs on Redis at the median): by the phases about 0.9× and 1.05× the floor. A text from a message is applied ' +
-  'only when its version is above the cached one (else read, as today): on PostgreSQL `pg_current_wal_insert_lsn()` ' +
-  'taken after the commit’s writes is such a version per key, with no change of layout (checked: 8 writers, ' +
-  '16,800 changes of two keys, every one above the last; taken before the writes, 30% were below); Redis needs a counter ' +
-  'per partition read in the same `MGET`. Not built: it changes the store’s internal feed and reads, every cached ' +
-  'text’s bookkeeping and the message form, which instances of the previous release must still read.';
+  '**Met since versioned change messages (0.3); if a run misses it, read the phases.** A commit announces its ' +
+  'texts and a version (PostgreSQL: the write-ahead log position taken after its writes; Redis: a counter per ' +
+  'partition), and the reader takes the text from the message instead of reading it (docs/architecture.md, ' +
+  '“Versioned change messages”): the “B: changes read” column should be 0%. A share above it means readers fell ' +
+  'back to reads (a read or write of theirs holding the key, a text of unknown version, a resync of the feed); ' +
+  'then B pays the read the floor pays too, plus its own CPU. Before them the rows missed at 1.32×/1.23× ' +
+  '(PostgreSQL) and 1.37–1.69× (Redis): the reader’s read after each notification was about 270 µs of 945 µs ' +
+  'on PostgreSQL and 128 µs of 440 µs on Redis, and the library’s CPU on code gone cold between paced changes ' +
+  '(about 165 µs at the median on Redis) left no room under 1.25× (docs/performance.md, sixth session).';
 
 const WRITES_PUT_MISS =
   '**Met since the log redesign; if a run misses it, read the rounds.** The target is a proposal (the issue sets ' +

@@ -173,11 +173,18 @@ function blockRatios(library: readonly Sample[], floor: readonly Sample[]) {
 /** The medians of each phase of a path's samples. */
 function phases(samples: readonly Sample[]) {
   const observations = samples.flatMap((sample) => sample.observations.map((seen) => ({ sample, seen })));
+  const withRead = observations.flatMap(({ seen }) =>
+    seen.queriedAt === null
+      ? []
+      : [{ notifiedAt: seen.notifiedAt, queriedAt: seen.queriedAt, doneAt: seen.doneAt }],
+  );
   return {
     toWire: median(samples.map((sample) => sample.wireAt - sample.startedAt)),
     toNotification: median(observations.map(({ sample, seen }) => seen.notifiedAt - sample.startedAt)),
-    reaction: median(observations.map(({ seen }) => seen.queriedAt - seen.notifiedAt)),
-    read: median(observations.map(({ seen }) => seen.doneAt - seen.queriedAt)),
+    toValue: median(observations.map(({ seen }) => seen.doneAt - seen.notifiedAt)),
+    readShare: observations.length === 0 ? 0 : withRead.length / observations.length,
+    reaction: withRead.length === 0 ? null : median(withRead.map((seen) => seen.queriedAt - seen.notifiedAt)),
+    read: withRead.length === 0 ? null : median(withRead.map((seen) => seen.doneAt - seen.queriedAt)),
   };
 }
 
@@ -224,7 +231,15 @@ function rowOf(
   };
   const phaseCells = (result: PathResult) => {
     const phase = phases(result.samples);
-    return [ms(phase.toWire), ms(phase.toNotification), ms(phase.reaction), ms(phase.read)];
+    const orNone = (ns: number | null) => (ns === null ? '—' : ms(ns));
+    return [
+      ms(phase.toWire),
+      ms(phase.toNotification),
+      ms(phase.toValue),
+      `${Math.round(phase.readShare * 100)}%`,
+      orNone(phase.reaction),
+      orNone(phase.read),
+    ];
   };
   return {
     row,
@@ -326,12 +341,17 @@ async function measureIdlePool(
   }
 }
 
-/** Deletes the keys a Redis run wrote: its options, change logs and their meta keys, all under its own prefix. */
+/** Deletes the keys a Redis run wrote: its options, change logs, their meta keys and its version counter, all under its own prefix. */
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
   const client = new Redis(url);
   const layout = standaloneLayout(prefix);
   try {
-    for (const root of [layout.optionKey(''), layout.logKey(''), layout.logMetaKey('')]) {
+    for (const root of [
+      layout.optionKey(''),
+      layout.logKey(''),
+      layout.logMetaKey(''),
+      layout.versionKey(''),
+    ]) {
       let cursor = '0';
       do {
         const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(root)}*`, 'COUNT', 1000);
@@ -381,9 +401,11 @@ const INTRO: readonly string[] = [
   '**How B learns of the change without distorting it.** B does not poll: a `setImmediate` loop polling ' +
     '`getValue` would keep a core busy per reader on a 2-core machine that also runs A, the database and the ' +
     'other readers, and would measure the scheduler. B subscribes to the store’s `watch` after the settings ' +
-    'instance did (a store calls its subscribers in the order they came, so the settings have marked the value ' +
-    'stale when B’s callback runs) and calls `getValue` there: that call starts the one re-read, which the settings’ ' +
-    'own scheduled refresh then shares. This is the path every `getValue` after a change takes.',
+    'instance did (a store calls its subscribers in the order they came, so the settings have handled the ' +
+    'message when B’s callback runs) and calls `getValue` there. With versioned change messages (0.3) the settings ' +
+    'have taken the new text from the message, and `getValue` answers from memory; where they could not (a read or ' +
+    'write of B holding the key, a text of unknown version), they marked the value stale and that call starts the ' +
+    'one re-read, which their own scheduled refresh shares. This is the path every `getValue` after a change takes.',
   '**Floor, in the same processes and the same run.** A writes a key of the same table (the same Redis server) ' +
     'with one bare statement doing the I/O the library’s write does — the upsert, one history row of the same ' +
     'form in the log table, the NOTIFY (Redis: `MULTI SET RPUSH LTRIM PUBLISH EXEC`, one round trip) — without ' +
@@ -396,8 +418,9 @@ const INTRO: readonly string[] = [
     'is scheduler noise.',
   '**Phases** (medians): A’s time from `updateValue` to its request leaving (the pool’s `query` called), the time ' +
     'until the notification reaches B (before any handler: B’s connections are a pg `Client` subclass that notes ' +
-    'the time first; the Redis subscriber gets a first listener), B’s time from there to its read leaving, and ' +
-    'the read until the value is in hand.',
+    'the time first; the Redis subscriber gets a first listener), B’s time from there to the value in hand, the ' +
+    'share of changes B read from the store (the floor reads every one), and, over those, B’s time to its read ' +
+    'leaving and the read until the value is in hand.',
 ];
 
 /**
@@ -458,8 +481,10 @@ export const propagationScenario: Scenario = {
             'path',
             'A: start → request sent',
             'A start → notification in B',
-            'B: notification → read sent',
-            'B: read sent → value',
+            'B: notification → value',
+            'B: changes read',
+            'B: notification → read sent (read)',
+            'B: read sent → value (read)',
           ],
           rows: phaseRows,
         },

@@ -1,5 +1,6 @@
 import { OptionStoreError, type OptionStoreOperation } from '../errors/option-store-error';
 import type { OptionStore } from '../storage/option-store';
+import { type KeyChange, type VersionedTexts, versionedRead } from '../storage/versioned-reads';
 import { entityTag } from './etag/entity-tag';
 import { TagSalt } from './etag/tag-salt';
 import { type HistoryEntry, parseEntry } from './history/history-entry';
@@ -103,6 +104,7 @@ export class SettingsCore {
       cipher: options.cipher,
       salt,
       versions: this.versions,
+      read: readTexts(store),
       call: (operation, work) => callStore(store, operation, work),
       commit: (commit, operation = 'commit') =>
         callStore(store, operation, () => store.commit!(commit)).then((result) => {
@@ -334,8 +336,10 @@ export class SettingsCore {
     const store = this.store;
     if (typeof store.watch !== 'function') return;
     try {
+      // A store with versioned reads also reports each change's text and version.
+      const versioned = versionedRead(store) !== undefined;
       this.#unwatch = store.watch(
-        (key) => this.#onRemoteChange(key),
+        (key: string, change?: KeyChange) => this.#onRemoteChange(key, versioned ? change : undefined),
         () => this.#onResync(),
       );
     } catch (error) {
@@ -378,15 +382,29 @@ export class SettingsCore {
     return this.#deadlines.run(operation, this.#queue.run(keys, work), () => this.markKeysStale(keys));
   }
 
-  #onRemoteChange(key: string): void {
+  /**
+   * Another instance changed `key`. With its change from a versioned message, the text is taken
+   * into the cached levels without a read where that is safe (see `ValueLevels.applyChange`):
+   * never for a secret (its ciphertext is decrypted on a read), nor while a read or write of this
+   * instance holds the key (its result could not be ordered with the message); otherwise the
+   * levels holding it are marked stale and the global level is read again.
+   */
+  #onRemoteChange(key: string, change?: KeyChange): void {
     const parsed = this.schema.parseKey(key);
     if (parsed === null) {
       if (key === this.schema.tagSaltKey) this.#salt.forget();
       else if (key === this.schema.schemaRecordKey) this.versions.forget();
       return;
     }
-    this.levels.markStale(parsed.setting, parsed.scope);
-    if (parsed.setting.isSecret()) this.secretWatch.changed(key);
+    const { setting, scope } = parsed;
+    if (setting.isSecret()) this.secretWatch.changed(key);
+    else if (isKeyChange(change) && !this.#queue.isBusy(key)) {
+      const { text } = change;
+      const decoded = text === undefined ? null : (setting.codec.decode(text) ?? null);
+      if (this.levels.applyChange(setting, scope, text, decoded, change.version)) this.#scheduleRefresh();
+      return;
+    }
+    this.levels.markStale(setting, scope);
     this.#scheduleRefresh();
   }
 
@@ -412,4 +430,20 @@ export class SettingsCore {
       });
     });
   }
+}
+
+/** The `read` of the level services: the store's versioned read when it has one, else `getMany` without versions. */
+function readTexts(store: OptionStore): (keys: readonly string[]) => Promise<VersionedTexts> {
+  const versioned = versionedRead(store);
+  if (versioned !== undefined) return (keys) => callStore(store, 'getMany', () => versioned(keys));
+  const versionOf = (): undefined => undefined;
+  return (keys) =>
+    callStore(store, 'getMany', () => store.getMany(keys)).then((texts) => ({ texts, versionOf }));
+}
+
+/** Whether a `watch` callback's second argument is a change of a versioned message (a store of the host's may pass anything). */
+function isKeyChange(change: unknown): change is KeyChange {
+  if (typeof change !== 'object' || change === null) return false;
+  const { text, version } = change as { text?: unknown; version?: unknown };
+  return (text === undefined || typeof text === 'string') && typeof version === 'string';
 }

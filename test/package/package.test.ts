@@ -182,8 +182,8 @@ describe.each(['index.js', 'index.cjs'])('the root entry %s', (file) => {
     // rules, export/plan/apply/restore and their routes) added ~130 KB of its own to the whole
     // root entry; what a small app bundles after tree-shaking is the bench's bundle row. The
     // lifecycle code loaded on first use (import()) is in chunks of its own, each with the module
-    // helpers of its format (a few KB in all).
-    expect(bytes).toBeLessThan(490_000);
+    // helpers of its format (a few KB in all). Versioned change messages added ~3 KB.
+    expect(bytes).toBeLessThan(500_000);
   });
 });
 

@@ -1,3 +1,5 @@
+import { isNewerVersion } from '../../storage/versioned-reads';
+
 /**
  * What one value level knows of one setting: the stored text at each level of its scope chain
  * (index 0 the level itself, the last the global level), each decoded (`null`: nothing
@@ -6,6 +8,11 @@
  * Freshness follows the change feed: `markStale` counts a report that some text of the chain
  * changed elsewhere; a store access records `generation` when it starts and may mark the entry
  * fresh only when no report came in since (so a report arriving during a read is never lost).
+ *
+ * With a store of versioned change messages, each text of a current entry also keeps the
+ * version it was read or announced at, and another instance's change is taken from its message
+ * when its version is above that one ({@link applyChange}; docs/architecture.md, "Versioned
+ * change messages").
  */
 export class LevelEntry {
   /** The stored texts along the chain; `undefined`: nothing stored at that level. */
@@ -18,6 +25,11 @@ export class LevelEntry {
   originIndex = -1;
   /** Per chain level: the text is a secret that could not be decrypted. */
   readonly unreadableAt: boolean[];
+  /**
+   * Per chain level: the version of the text (see `storage/versioned-reads.ts`); `undefined`
+   * when not known (this instance's own write, a store without versions). Meaningful while fresh.
+   */
+  readonly versions: (string | undefined)[];
   /**
    * True when the nearest stored text is a scope's secret that could not be decrypted: the value
    * is `null`, with no default and nothing inherited from further up (a scope's secret, another
@@ -38,6 +50,7 @@ export class LevelEntry {
     this.texts = new Array<string | undefined>(depth).fill(undefined);
     this.decoded = new Array<unknown>(depth).fill(null);
     this.unreadableAt = new Array<boolean>(depth).fill(false);
+    this.versions = new Array<string | undefined>(depth).fill(undefined);
   }
 
   /** True when the level's own text is a secret that could not be decrypted. */
@@ -51,8 +64,17 @@ export class LevelEntry {
     this.fresh = false;
   }
 
-  /** Sets the text at chain `index`, what it decodes to, and whether it is a secret that could not be decrypted. */
-  setLevel(index: number, text: string | undefined, decoded: unknown, unreadable = false): void {
+  /**
+   * Sets the text at chain `index`, what it decodes to, whether it is a secret that could not be
+   * decrypted, and its version (absent: not known).
+   */
+  setLevel(
+    index: number,
+    text: string | undefined,
+    decoded: unknown,
+    unreadable = false,
+    version?: string,
+  ): void {
     if (this.texts[index] !== text) {
       this.tag = undefined;
       this.tagText = undefined;
@@ -60,6 +82,21 @@ export class LevelEntry {
     this.texts[index] = text;
     this.decoded[index] = decoded ?? null;
     this.unreadableAt[index] = unreadable;
+    this.versions[index] = version;
+  }
+
+  /**
+   * Takes another instance's change of the text at chain `index` from its message, when the
+   * entry is current and the text's version is known and below `version`; answers whether it did
+   * (else the caller marks the entry stale). The caller has checked that no read or write of this
+   * instance holds the key: one would set the entry from a state the version cannot be compared with.
+   */
+  applyChange(index: number, text: string | undefined, decoded: unknown, version: string): boolean {
+    const known = this.versions[index];
+    if (!this.fresh || known === undefined || !isNewerVersion(version, known)) return false;
+    this.setLevel(index, text, decoded, false, version);
+    this.settle(this.generation);
+    return true;
   }
 
   /**

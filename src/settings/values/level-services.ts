@@ -1,6 +1,7 @@
 import type { OptionStoreOperation } from '../../errors/option-store-error';
 import type { OptionStore } from '../../storage/option-store';
 import type { StoreCommit, StoreCommitResult } from '../../storage/store-commit';
+import type { VersionedTexts } from '../../storage/versioned-reads';
 import type { TagSalt } from '../etag/tag-salt';
 import type { SettingsSchema } from '../schema/settings-schema';
 import type { SchemaVersions } from '../schema-versions/schema-versions';
@@ -18,6 +19,11 @@ export interface LevelServices {
   readonly salt: TagSalt;
   /** The plugin's schema record as this instance knows it (read along with the first read). */
   readonly versions: SchemaVersions;
+  /**
+   * Reads `keys` in one `getMany` (as `call` runs it), with each key's version when the store
+   * has versioned reads (see `storage/versioned-reads.ts`).
+   */
+  read(keys: readonly string[]): Promise<VersionedTexts>;
   /** Runs one store call; any failure becomes an `OptionStoreError` naming `operation`. */
   call<T>(operation: OptionStoreOperation, work: () => Promise<T>): Promise<T>;
   /**

@@ -99,7 +99,6 @@ export class ValueLevel {
       // so that a global read after a cold scoped read costs no second round trip.
       const globals = this.path === '' ? [] : settings.map((setting) => setting.globalEntry);
       const globalStartedAt = globals.map((entry) => (entry.fresh ? -1 : entry.generation));
-      const store = this.#services.store;
       // The schema record comes along with the first read (docs/architecture.md, "Schema versions").
       const readRecord = !versions.known;
       const asked =
@@ -110,7 +109,7 @@ export class ValueLevel {
               ...(readRecord ? [schema.schemaRecordKey] : []),
             ]
           : keys;
-      const found = await this.#services.call('getMany', () => store.getMany(asked));
+      const { texts: found, versionOf } = await this.#services.read(asked);
       if (readSalt && !salt.known) salt.loaded(found.get(schema.tagSaltKey));
       if (readRecord && !versions.known) versions.loaded(found.get(schema.schemaRecordKey));
       const decoding: (StoredValue | Promise<StoredValue>)[] = [];
@@ -127,7 +126,8 @@ export class ValueLevel {
         for (let level = 0; level < chain.length; level++) {
           const at = index * chain.length + level;
           const stored = decoded[at]!;
-          entry.setLevel(level, found.get(keys[at]!), stored.value, stored.unreadable);
+          const key = keys[at]!;
+          entry.setLevel(level, found.get(key), stored.value, stored.unreadable, versionOf(key));
         }
         entry.settle(startedAt[index]!);
       });
@@ -137,7 +137,8 @@ export class ValueLevel {
         if (startedAt === -1 || entry.fresh || entry.generation !== startedAt) return;
         const at = index * chain.length + chain.length - 1;
         const stored = decoded[at]!;
-        entry.setLevel(0, found.get(keys[at]!), stored.value, stored.unreadable);
+        const key = keys[at]!;
+        entry.setLevel(0, found.get(key), stored.value, stored.unreadable, versionOf(key));
         entry.settle(startedAt);
       });
     });

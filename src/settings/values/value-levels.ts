@@ -85,6 +85,36 @@ export class ValueLevels {
     for (const level of this.seeing(scope)) level.peek(setting)?.markStale();
   }
 
+  /**
+   * Takes another instance's change of `setting` at `scope` (its text, decoded as `decoded`, and
+   * its version) into every cached level that sees it, where the entry is current and its text
+   * there is of a lower known version (`LevelEntry.applyChange`); marks the others stale. Answers
+   * whether it marked any stale.
+   */
+  applyChange(
+    setting: Framework_Setting,
+    scope: string,
+    text: string | undefined,
+    decoded: unknown,
+    version: string,
+  ): boolean {
+    if (this.#scopes.size === 0) {
+      if (scope !== '') return false;
+      const entry = setting.globalEntry;
+      if (entry.applyChange(0, text, decoded, version)) return false;
+      entry.markStale();
+      return true;
+    }
+    let stale = false;
+    for (const level of this.seeing(scope)) {
+      const entry = level.peek(setting);
+      if (entry === undefined || entry.applyChange(level.indexOf(scope), text, decoded, version)) continue;
+      entry.markStale();
+      stale = true;
+    }
+    return stale;
+  }
+
   /** Marks every entry of every cached level stale (the change feed was interrupted). */
   markAllStale(settings: readonly Framework_Setting[]): void {
     this.global.markAllStale(settings);

@@ -1,4 +1,5 @@
 import { type BoundedAppend, boundAppend } from '../log-bounds';
+import type { VersionedMessage } from '../remote/change-message';
 import { commitLogs, type StoreCommit, type StoreLogAppend, type StoreWrite } from '../store-commit';
 import { booleanArrayLiteral, integerArrayLiteral, textArrayLiteral } from './array-literal';
 import type { CommitShape } from './commit-statement';
@@ -31,7 +32,8 @@ export interface CommitRequestOptions {
 
 /**
  * The statement shape and parameters of `commit`: parallel arrays of keys, values (null:
- * delete), expected texts and condition modes, the channel and payload of the one notification;
+ * delete), expected texts and condition modes, the channel and payload of the one notification
+ * (a versioned one's head and tail);
  * with checks, their keys and texts; with logs, each log's fields and entries as its bounds let
  * them stay, and (when it trims: a trim drawn, entries dropped, or `forceTrims`) the trims drawn
  * (see `commitStatement`).
@@ -39,12 +41,14 @@ export interface CommitRequestOptions {
 export function commitRequest(
   commit: StoreCommit,
   channel: string,
-  payload: string,
+  payload: string | VersionedMessage,
   options: CommitRequestOptions = {},
 ): CommitRequest {
   const single = commit.writes.length === 1 && commit.writes[0]!.value !== null;
   const parameters: unknown[] = single ? singleWriteParameters(commit.writes[0]!) : writeParameters(commit);
-  parameters.push(channel, payload);
+  const versioned = typeof payload !== 'string';
+  if (versioned) parameters.push(channel, payload.head, payload.tail);
+  else parameters.push(channel, payload);
   const checks = commit.checks ?? [];
   if (checks.length > 0) {
     parameters.push(
@@ -72,6 +76,7 @@ export function commitRequest(
       byteBound,
       ...(sharedBounds ? { sharedBounds } : {}),
       ...(trims ? { trims } : {}),
+      ...(versioned ? { versioned } : {}),
     },
     values: parameters,
   };

@@ -29,6 +29,13 @@ export interface CommitShape {
    * that the store sends it again with them.
    */
   readonly trims?: boolean;
+  /**
+   * The notification is versioned (see `storage/versioned-reads.ts`): its text is the head
+   * parameter, the write-ahead log's insert position taken after the commit's writes (`stamp`),
+   * and the tail parameter. Only stores whose database answers `pg_current_wal_insert_lsn()` use
+   * these statements.
+   */
+  readonly versioned?: boolean;
 }
 
 /** A commit statement: its prepared-statement name and its text. */
@@ -82,13 +89,39 @@ export function commitStatement(table: OptionTableName, shape: CommitShape): Com
     p.next(`text${type}`),
     p.next(`int${type}`),
   ] as const;
-  const notify = [p.next('text'), p.next('text')] as const;
+  const notify =
+    shape.versioned === true
+      ? [p.next('text'), p.next('text'), p.next('text')]
+      : [p.next('text'), p.next('text')];
   const checks = shape.checks ? ([p.next('text[]'), p.next('text[]')] as const) : null;
   const writes = shape.single ? singleSetSql(table.sql, input, checks) : writesSql(table.sql, input, checks);
   const logs = shape.logs === 'none' ? '' : `, ${logSql(table, p, shape)}`;
+  const stamp = shape.versioned === true ? `, ${stampSql(shape.single)}` : '';
   const result = commitResult(notify, shape.logs !== 'none' && shape.trims !== true);
-  const suffix = `${shape.single ? 's' : ''}${shape.checks ? 'k' : ''}${shape.logs === 'one' ? 'l' : shape.logs === 'many' ? 'm' : ''}${shape.byteBound ? 'b' : ''}${shared(shape) ? 'u' : ''}${shape.trims === true ? 't' : ''}`;
-  return { name: `${table.channel}_c${suffix}`, text: `${writes}${logs} ${result}` };
+  const suffix = `${shape.single ? 's' : ''}${shape.checks ? 'k' : ''}${shape.logs === 'one' ? 'l' : shape.logs === 'many' ? 'm' : ''}${shape.byteBound ? 'b' : ''}${shared(shape) ? 'u' : ''}${shape.trims === true ? 't' : ''}${shape.versioned === true ? 'v' : ''}`;
+  return { name: `${table.channel}_c${suffix}`, text: `${writes}${logs}${stamp} ${result}` };
+}
+
+/**
+ * The version of a change as PostgreSQL gives it: the write-ahead log's insert position, in bytes,
+ * as a decimal text. Taken after a commit's writes it is above the position every earlier commit
+ * of the same key took (that commit wrote its commit record before this one got the row lock or
+ * passed the unique check); taken by a read, it is above the position of every commit the read's
+ * snapshot sees.
+ */
+export const VERSION_SQL = "(pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::text";
+
+/**
+ * `stamp`: the version of a commit, taken once every write step has run to its end (its rows
+ * counted: a data-modifying step that nothing reads may run after the main query), the `CASE`
+ * making the order certain.
+ */
+function stampSql(single: boolean): string {
+  const counts = single
+    ? '(SELECT count(*) FROM written)'
+    : '(SELECT count(*) FROM created) + (SELECT count(*) FROM upserted) + ' +
+      '(SELECT count(*) FROM updated) + (SELECT count(*) FROM deleted)';
+  return `stamp AS (SELECT CASE WHEN ${counts} >= 0 THEN ${VERSION_SQL} END AS v)`;
 }
 
 /**
@@ -199,9 +232,12 @@ function singleSetSql(
 /**
  * The answer of a commit: one row per refused key (`key`, its current `value`, null when
  * absent), or, when nothing was refused, one row without a key that runs the conflict guard and
- * the one notification.
+ * the one notification (versioned: its text with the commit's version in the middle).
  */
-function commitResult([channel, payload]: readonly [string, string], boundsGuard: boolean): string {
+function commitResult(notify: readonly string[], boundsGuard: boolean): string {
+  const [channel, head, tail] = notify;
+  // A versioned notification: its head, the commit's version, its tail.
+  const payload = tail === undefined ? head : `${head} || (SELECT stamp.v FROM stamp) || ${tail}`;
   // Without trim steps, a log whose bounds changed rolls the statement back (see `trims`).
   const changed = boundsGuard
     ? `WHEN (SELECT count(*) FROM due WHERE due.changed) > 0 THEN ('${LOG_BOUNDS_CHANGED_MARKER}:' || ` +

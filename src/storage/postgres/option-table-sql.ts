@@ -1,4 +1,4 @@
-import { type CommitShape, type CommitStatement, commitStatement } from './commit-statement';
+import { type CommitShape, type CommitStatement, commitStatement, VERSION_SQL } from './commit-statement';
 import type { OptionTableName } from './table-name';
 
 /**
@@ -51,6 +51,13 @@ export interface OptionTableSql {
   readonly get: string;
   /** `$1` text[] of keys: key and value rows of the keys present. */
   readonly getMany: string;
+  /**
+   * The same as `getMany`, plus one row with a null key whose `value` is the read's version
+   * (see `VERSION_SQL`), taken after the statement's snapshot.
+   */
+  readonly getManyVersioned: string;
+  /** One row, `v`: the current version (it fails where the database does not answer `pg_current_wal_insert_lsn()`). */
+  readonly version: string;
   /** `$1` key, `$2` value, `$3` channel, `$4` payload: upserts the row and notifies. */
   readonly set: string;
   /** `$1` key, `$2` channel, `$3` payload: deletes the row and notifies; one row when a row was removed. */
@@ -208,6 +215,8 @@ export function optionTableSql(table: OptionTableName): OptionTableSql {
       `CREATE SEQUENCE IF NOT EXISTS ${table.logSeqSql} AS bigint START WITH ${sequenceStart(start)} OWNED BY ${log}.seq`,
     get: `SELECT value FROM ${t} WHERE key = $1`,
     getMany: `SELECT key, value FROM ${t} WHERE key = ANY($1::text[])`,
+    getManyVersioned: `SELECT key, value FROM ${t} WHERE key = ANY($1::text[]) UNION ALL SELECT NULL, ${VERSION_SQL}`,
+    version: `SELECT ${VERSION_SQL} AS v`,
     set:
       `WITH written AS (INSERT INTO ${t} (key, value, updated_at) VALUES ($1, $2, now()) ` +
       'ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at ' +
@@ -253,6 +262,7 @@ function shapeBits(shape: CommitShape): number {
     (logs << 2) |
     (shape.byteBound ? 16 : 0) |
     (shape.sharedBounds === true ? 32 : 0) |
-    (shape.trims === true ? 64 : 0)
+    (shape.trims === true ? 64 : 0) |
+    (shape.versioned === true ? 128 : 0)
   );
 }

@@ -1,5 +1,6 @@
 import type { OptionStoreError, OptionStoreOperation } from '../../errors/option-store-error';
 import type { OptionStore } from '../option-store';
+import type { VersionedMessage } from '../remote/change-message';
 import { type ChangeFeedEvents, RemoteStoreCore } from '../remote/remote-store-core';
 import { withCheckedArguments } from '../remote/store-operation';
 import type { StoreCommit, StoreCommitResult } from '../store-commit';
@@ -13,6 +14,7 @@ import {
   type SuffixScanQuery,
 } from '../store-scan';
 import { compareCodePoints, mergeSuffixRuns } from '../suffix-runs';
+import { VERSIONED_READ, type VersionedTexts } from '../versioned-reads';
 import { booleanArrayLiteral, textArrayLiteral } from './array-literal';
 import { commitRequest } from './commit-parameters';
 import { COMMIT_CONFLICT_MARKER, LOG_BOUNDS_CHANGED_MARKER } from './commit-statement';
@@ -159,6 +161,11 @@ export class PostgresOptionStore implements OptionStore {
   #poolFeed: PoolListenerFeed | null = null;
   /** False once the server refused `SET LOCAL jit = off`: large commits then run as the others do. */
   #jitSwitch = true;
+  /**
+   * True once the database answered a version (`pg_current_wal_insert_lsn()`; not on every
+   * PostgreSQL-compatible service): commits then send versioned messages, reads their versions.
+   */
+  #versioned = false;
 
   /**
    * @param options - the client, and optionally the table, operation timeout, reconnect backoff and watch error handler
@@ -208,6 +215,26 @@ export class PostgresOptionStore implements OptionStore {
     });
   }
 
+  /**
+   * `getMany` with the version of the read (see `storage/versioned-reads.ts`), in the same
+   * statement; no version where the database gives none.
+   */
+  [VERSIONED_READ](keys: readonly string[]): Promise<VersionedTexts> {
+    return this.#run('getMany', async () => {
+      const texts = new Map<string, string>();
+      const unique = keys.length === 1 ? keys : [...new Set(keys)];
+      const statement = this.#versioned ? this.#sql.getManyVersioned : this.#sql.getMany;
+      const { rows } = await this.#read(statement, [textArrayLiteral(unique)]);
+      let version: string | undefined;
+      for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
+        if (typeof row.value !== 'string') continue;
+        if (typeof row.key === 'string') texts.set(row.key, row.value);
+        else if (row.key === null) version = row.value;
+      }
+      return { texts, versionOf: () => version };
+    });
+  }
+
   /** {@inheritDoc OptionStore.set} */
   set(key: string, value: string): Promise<void> {
     return this.#run('set', async () => {
@@ -238,7 +265,8 @@ export class PostgresOptionStore implements OptionStore {
     return this.#core.runCommit(commit, async () => {
       if (!this.#tableKnown) await this.#ensureTable();
       const keys = commit.writes.map((write) => write.key);
-      const message = this.#changeMessage(keys);
+      const message =
+        (this.#versioned ? this.#versionedMessage(commit) : undefined) ?? this.#changeMessage(keys);
       let request = commitRequest(commit, this.channel, message);
       if (request.shape.logs !== 'none' && !this.#logTableKnown) await this.#ensureLogTable();
       const large = isLargeCommit(commit);
@@ -445,7 +473,11 @@ export class PostgresOptionStore implements OptionStore {
 
   #ensureTable(): Promise<void> {
     this.#tableReady ??= this.#createTable().then(
-      () => {
+      async () => {
+        this.#versioned = await this.#query(this.#sql.version, []).then(
+          ({ rows }) => typeof (rows[0] as { v?: unknown } | undefined)?.v === 'string',
+          () => false,
+        );
         this.#tableKnown = true;
       },
       (error: unknown) => {
@@ -515,6 +547,21 @@ export class PostgresOptionStore implements OptionStore {
       const code = errorCode(error);
       if (code === undefined || !CONCURRENT_CREATE_CODES.has(code)) throw error;
     }
+  }
+
+  /**
+   * The versioned message of `commit`: its texts, a delete's only when it expects a text (it then
+   * removed a row; a delete of a key that is not there changes nothing, and its version would say
+   * nothing of the key's state), when it fits a notification.
+   */
+  #versionedMessage(commit: StoreCommit): VersionedMessage | undefined {
+    const keys: string[] = [];
+    const texts: (string | null | undefined)[] = [];
+    for (const { key, value, expect } of commit.writes) {
+      keys.push(key);
+      texts.push(value !== null ? value : typeof expect === 'string' ? null : undefined);
+    }
+    return this.#core.versionedMessage(keys, texts, MAX_NOTIFY_PAYLOAD_BYTES);
   }
 
   #changeMessage(keys: readonly string[]): string {

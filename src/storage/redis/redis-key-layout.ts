@@ -4,6 +4,8 @@ import { keyPartition } from '../store-commit';
 const LOG_KEY_ROOT = 'option-store-log:';
 /** The root of the change logs' meta keys (their byte counts and trimmed marks, 0.3). */
 const LOG_META_KEY_ROOT = 'option-store-log-meta:';
+/** The root of the version counters of versioned change messages (0.3). */
+const VERSION_KEY_ROOT = 'option-store-version:';
 /** The hash tag of keys without a partition (global keys): an empty `{}` would be ignored by Redis. */
 export const GLOBAL_HASH_TAG = '@';
 
@@ -18,6 +20,9 @@ export const GLOBAL_HASH_TAG = '@';
  *   one slot: `${keyPrefix}{partition}k`, `option-store-log:${keyPrefix}{partition}name` and
  *   `option-store-log-meta:${keyPrefix}{partition}name`. A `}` in a partition is written as `)`
  *   inside the tag (it would end the tag early).
+ * - The version counter of versioned change messages (0.3): one for the whole store on a
+ *   standalone Redis, `option-store-version:${keyPrefix}`; one per partition on a Cluster,
+ *   `option-store-version:${keyPrefix}{partition}`, in the slot of the partition's keys.
  *
  * A `keyPrefix` that itself contains a `{…}` tag decides the slot of every key: all data of the
  * store then lives in one slot.
@@ -29,6 +34,8 @@ export interface RedisKeyLayout {
   logKey(name: string): string;
   /** The Redis key of the meta key (byte count, trimmed mark) of the change log `name`, in the slot of its list. */
   logMetaKey(name: string): string;
+  /** The Redis key of the version counter of option `key`'s changes (see `storage/versioned-reads.ts`). */
+  versionKey(key: string): string;
   /** The option key stored under the Redis key `redisKey`, or `undefined` when it is not one. */
   optionKeyOf(redisKey: string): string | undefined;
   /** The change-log name of the Redis key `redisKey`, or `undefined` when it is not a log's list. */
@@ -59,6 +66,7 @@ export function standaloneLayout(keyPrefix: string): RedisKeyLayout {
     optionKey: (key) => keyPrefix + key,
     logKey: (name) => logPrefix + name,
     logMetaKey: (name) => LOG_META_KEY_ROOT + keyPrefix + name,
+    versionKey: () => VERSION_KEY_ROOT + keyPrefix,
     optionKeyOf: unprefixed(keyPrefix),
     logNameOf: unprefixed(logPrefix),
     scanPattern: (prefix) => `${escapeGlob(keyPrefix + prefix)}*`,
@@ -80,6 +88,7 @@ export function clusterLayout(keyPrefix: string): RedisKeyLayout {
     optionKey: (key) => keyPrefix + tagOf(key) + key,
     logKey: (name) => logPrefix + tagOf(name) + name,
     logMetaKey: (name) => LOG_META_KEY_ROOT + keyPrefix + tagOf(name) + name,
+    versionKey: (key) => VERSION_KEY_ROOT + keyPrefix + tagOf(key),
     optionKeyOf: untagged(keyPrefix),
     logNameOf: untagged(logPrefix),
     scanPattern: (prefix) => `${escapeGlob(keyPrefix)}{*}${escapeGlob(prefix)}*`,

@@ -6,6 +6,7 @@ import { withCheckedArguments } from '../remote/store-operation';
 import { commitLogs, type StoreCommit, type StoreCommitResult } from '../store-commit';
 import { checkLogPageQuery, type LogPage, type LogPageQuery } from '../store-log';
 import { checkScanQuery, type ScanPage, type ScanQuery } from '../store-scan';
+import { VERSIONED_READ, type VersionedTexts } from '../versioned-reads';
 import { clusterSlot } from './cluster-slot';
 import {
   isClusterClient,
@@ -60,6 +61,11 @@ const SCAN_STEPS_PER_PAGE = 16;
 const MIN_SCAN_STEP = 100;
 /** A `scan` cursor: the index of the master (0 on a standalone Redis) and its SCAN cursor. */
 const SCAN_CURSOR = /^(\d+):(\d+)$/;
+/**
+ * The longest versioned change message a commit publishes, in bytes: every subscriber receives
+ * it whole; a commit of larger texts publishes its keys only (its readers read them).
+ */
+const MAX_VERSIONED_MESSAGE_BYTES = 65_536;
 
 /**
  * An {@link OptionStore} in Redis or Redis Cluster, through an ioredis client: one string key
@@ -171,6 +177,37 @@ export class RedisOptionStore implements OptionStore {
     return found;
   }
 
+  /**
+   * `getMany` with the version of each key's read (see `storage/versioned-reads.ts`): each MGET
+   * also reads the version counter of the partitions of its keys (one on a standalone Redis),
+   * which Redis answers at the same instant as the values.
+   */
+  [VERSIONED_READ](keys: readonly string[]): Promise<VersionedTexts> {
+    return this.#core.run('getMany', async () => {
+      const layout = this.#layout;
+      const texts = new Map<string, string>();
+      const versions = new Map<string, string>();
+      const readGroup = async (group: readonly string[]): Promise<void> => {
+        const versionKeys = this.cluster
+          ? [...new Set(group.map(layout.versionKey))]
+          : [layout.versionKey('')];
+        const redisKeys: string[] = [];
+        for (const key of group) redisKeys.push(layout.optionKey(key));
+        redisKeys.push(...versionKeys);
+        const values = await this.#client.mget(redisKeys);
+        this.#collect(group, values, texts);
+        versionKeys.forEach((versionKey, index) => {
+          const version = values[group.length + index] ?? '0';
+          if (/^(?:0|[1-9]\d{0,19})$/.test(version)) versions.set(versionKey, version);
+        });
+      };
+      const groups = this.#bySlot([...new Set(keys)]);
+      if (groups.length === 1) await readGroup(groups[0]!);
+      else await Promise.all(groups.map(readGroup));
+      return { texts, versionOf: (key) => versions.get(layout.versionKey(key)) };
+    });
+  }
+
   /** The values of `keys` (option keys), in one MGET. */
   #mget(keys: readonly string[]): Promise<(string | null)[]> {
     const layout = this.#layout;
@@ -234,18 +271,30 @@ export class RedisOptionStore implements OptionStore {
       for (const check of checks) redisKeys.push(this.#layout.optionKey(check.key));
       for (const log of logs)
         redisKeys.push(this.#layout.logKey(log.name), this.#layout.logMetaKey(log.name));
+      const writtenKeys: string[] = [];
+      for (const write of writes) writtenKeys.push(write.key);
+      // Versioned when the writes share a version counter (always on a standalone Redis).
+      const versionKey = writes.length > 0 ? this.#layout.versionKey(writes[0]!.key) : undefined;
+      const versioned =
+        versionKey !== undefined && writes.every((write) => this.#layout.versionKey(write.key) === versionKey)
+          ? this.#core.versionedMessage(
+              writtenKeys,
+              writes.map((write) => write.value),
+              MAX_VERSIONED_MESSAGE_BYTES,
+            )
+          : undefined;
+      if (versioned !== undefined) redisKeys.push(versionKey!);
       this.#assertOneSlot(redisKeys);
       // The script's keys, then its arguments, in one list.
       const keyCount = redisKeys.length;
       const args = redisKeys;
-      const writtenKeys: string[] = [];
-      for (const write of writes) writtenKeys.push(write.key);
       args.push(
         String(writes.length),
         String(checks.length),
         String(logs.length),
         this.channel,
-        this.#core.changeMessage(writtenKeys),
+        versioned?.head ?? this.#core.changeMessage(writtenKeys),
+        versioned?.tail ?? '',
       );
       for (const { value, expect } of writes) {
         args.push(value === null ? '0' : '1', value ?? '', conditionMode(expect), expect ?? '');

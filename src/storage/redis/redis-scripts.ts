@@ -23,8 +23,9 @@ return removed`;
 
 /**
  * The atomic commit (`OptionStore.commit`). KEYS: the n written keys, the c checked keys, then
- * per log its list and its meta key. ARGV: `n`, `c`, the number of logs, the channel, the
- * change message; per write four fields — `1`/`0` set or delete, the value, the condition mode
+ * per log its list and its meta key, then (a versioned message) the partition's version key.
+ * ARGV: `n`, `c`, the number of logs, the channel, the change message (a versioned one's head),
+ * the versioned message's tail (empty: none); per write four fields — `1`/`0` set or delete, the value, the condition mode
  * (`0` none, `1` absent, `2` equal), the expected text; per check two — the mode (`1` absent,
  * `2` equal) and the expected text; per log `keep`, `maxBytes` (empty: none), `1`/`0` whether
  * the commit dropped entries beyond its bounds (then every entry the list held goes too: it is
@@ -38,7 +39,8 @@ return removed`;
  * the failing conditions as flat triples: the 1-based index among the writes then the checks,
  * `1`/`0` whether the key holds text, and that text. A commit that went through answers an
  * empty array: it set and deleted the keys, pushed each log's elements (newest at the head),
- * trimmed each log, and published the one change message (none for a commit without writes).
+ * trimmed each log, and published the one change message (none for a commit without writes);
+ * a versioned one is its head, the partition's version counter increased (`INCR`), and its tail.
  *
  * The meta key of a log is a string: `<bytes>` (the UTF-8 bytes of its entries, counted) or
  * `?` (not counted), followed by `t` once the log lost an entry. With `maxBytes` the script
@@ -70,10 +72,10 @@ local function check(index, key, mode, expected)
   end
 end
 for i = 1, n do
-  local at = 6 + (i - 1) * 4
+  local at = 7 + (i - 1) * 4
   if ARGV[at + 2] ~= '0' then check(i, KEYS[i], ARGV[at + 2], ARGV[at + 3]) end
 end
-local first = 6 + n * 4
+local first = 7 + n * 4
 for j = 1, c do check(n + j, KEYS[n + j], ARGV[first + (j - 1) * 2], ARGV[first + (j - 1) * 2 + 1]) end
 if #failed > 0 then return failed end
 first = first + c * 2
@@ -96,7 +98,7 @@ for l = 1, logs do
   at = at + 4 + tonumber(ARGV[at + 3])
 end
 for i = 1, n do
-  local w = 6 + (i - 1) * 4
+  local w = 7 + (i - 1) * 4
   if ARGV[w] == '1' then redis.call('SET', KEYS[i], ARGV[w + 1]) else redis.call('DEL', KEYS[i]) end
 end
 at = first
@@ -145,7 +147,10 @@ for l = 1, logs do
   end
   at = at + 4 + k
 end
-if n > 0 then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
+if n > 0 then
+  if ARGV[6] == '' then redis.call('PUBLISH', ARGV[4], ARGV[5])
+  else redis.call('PUBLISH', ARGV[4], ARGV[5] .. string.format('%d', redis.call('INCR', KEYS[#KEYS])) .. ARGV[6]) end
+end
 return failed`;
 
 /**
@@ -201,7 +206,7 @@ export const DELETE_AND_PUBLISH: LuaScript = {
 /** The atomic commit. */
 export const COMMIT: LuaScript = {
   text: COMMIT_TEXT,
-  sha1: 'ca78d1a22801c6bd67101bcbe36758646768b316',
+  sha1: '77f6ddc316521b62b8c84994f8e15226919514f8',
 };
 
 /** One page of a change log. */

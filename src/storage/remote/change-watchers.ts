@@ -1,6 +1,11 @@
+import type { KeyChange } from '../versioned-reads';
+
+/** What a subscriber of a store's `watch` is called with: the key, and its change when a versioned message named it. */
+export type ChangeListener = (key: string, change?: KeyChange) => void;
+
 /** One subscriber of a store's `watch`. */
 interface Watcher {
-  readonly onChange: (key: string) => void;
+  readonly onChange: ChangeListener;
   readonly onResync: (() => void) | undefined;
 }
 
@@ -32,7 +37,7 @@ export class ChangeWatchers {
    * Adds a subscriber; returns the function that removes it, which answers true when that
    * removal left no subscriber (so the store can end its change feed).
    */
-  add(onChange: (key: string) => void, onResync?: () => void): () => boolean {
+  add(onChange: ChangeListener, onResync?: () => void): () => boolean {
     const watcher: Watcher = { onChange, onResync };
     this.#watchers.add(watcher);
     this.#list = [...this.#watchers];
@@ -51,13 +56,16 @@ export class ChangeWatchers {
 
   /**
    * Tells every subscriber that `keys` changed, all of them synchronously in one go (the keys
-   * of one commit), so that a subscriber marks them all stale before it re-reads any.
+   * of one commit), so that a subscriber marks them all stale before it re-reads any; with
+   * `changes` (parallel to `keys`, from a versioned message), each key's change too.
    */
-  reportChanges(keys: readonly string[]): void {
+  reportChanges(keys: readonly string[], changes?: readonly (KeyChange | undefined)[]): void {
     for (const watcher of this.#list) {
-      for (const key of keys) {
+      for (let index = 0; index < keys.length; index++) {
+        const key = keys[index]!;
         try {
-          watcher.onChange(key);
+          if (changes === undefined) watcher.onChange(key);
+          else watcher.onChange(key, changes[index]);
         } catch (error) {
           this.#onError(error);
         }

@@ -1,7 +1,13 @@
 import { OptionStoreError, type OptionStoreOperation } from '../../errors/option-store-error';
 import { assertValidCommit, type StoreCommit, type StoreCommitResult } from '../store-commit';
-import { decodeChangeMessage, encodeChangeMessage, newInstanceId } from './change-message';
-import { ChangeWatchers } from './change-watchers';
+import {
+  decodeChangeMessage,
+  encodeChangeMessage,
+  encodeVersionedMessage,
+  newInstanceId,
+  type VersionedMessage,
+} from './change-message';
+import { type ChangeListener, ChangeWatchers } from './change-watchers';
 import { closedStoreError, runStoreOperation, type StoreOperationContext } from './store-operation';
 
 /** What a store's change feed reports to {@link RemoteStoreCore}. */
@@ -102,6 +108,19 @@ export class RemoteStoreCore {
   }
 
   /**
+   * The versioned message announcing that this instance changed `keys` to `texts` (parallel: a
+   * text, `null` deleted, `undefined` not known), when it fits `maxBytes` (see
+   * `encodeVersionedMessage`); the store fills in the version as it commits.
+   */
+  versionedMessage(
+    keys: readonly string[],
+    texts: readonly (string | null | undefined)[],
+    maxBytes?: number,
+  ): VersionedMessage | undefined {
+    return encodeVersionedMessage(this.#instanceId, keys, texts, maxBytes);
+  }
+
+  /**
    * Runs one operation: rejects at once when the store is closed, else with the store's
    * time limit and errors. `writtenKeys`: the keys a write changes, reported to this instance's
    * own subscribers if the write completes after it timed out.
@@ -139,7 +158,7 @@ export class RemoteStoreCore {
   }
 
   /** The store's `watch`: adds a subscriber, opening the feed for the first one. */
-  watch(onChange: (key: string) => void, onResync?: () => void): () => void {
+  watch(onChange: ChangeListener, onResync?: () => void): () => void {
     if (this.#closed) return () => {};
     const remove = this.#watchers.add(onChange, onResync);
     this.#feed ??= this.#openFeed(this.#events);
@@ -172,7 +191,7 @@ export class RemoteStoreCore {
   #onMessage(text: string): void {
     const message = decodeChangeMessage(text);
     if (message.sender === this.#instanceId) return;
-    if (message.kind === 'change') this.#watchers.reportChanges(message.keys);
+    if (message.kind === 'change') this.#watchers.reportChanges(message.keys, message.changes);
     else this.#watchers.reportResync();
   }
 

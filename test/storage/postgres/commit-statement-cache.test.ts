@@ -17,7 +17,9 @@ function everyShape(): CommitShape[] {
       for (const logs of ['none', 'one', 'many'] as const)
         for (const byteBound of flags)
           for (const sharedBounds of flags)
-            for (const trims of flags) shapes.push({ single, checks, logs, byteBound, sharedBounds, trims });
+            for (const trims of flags)
+              for (const versioned of flags)
+                shapes.push({ single, checks, logs, byteBound, sharedBounds, trims, versioned });
   return shapes;
 }
 
@@ -39,7 +41,10 @@ describe('the commit statements of a table', () => {
     const shape: CommitShape = { single: true, checks: true, logs: 'one', byteBound: true };
     const first = sql.commitStatement(shape);
     expect(sql.commitStatement({ ...shape })).toBe(first);
-    expect(sql.commitStatement({ ...shape, sharedBounds: false, trims: false })).toBe(first);
+    expect(sql.commitStatement({ ...shape, sharedBounds: false, trims: false, versioned: false })).toBe(
+      first,
+    );
+    expect(sql.commitStatement({ ...shape, versioned: true })).not.toBe(first);
     expect(sql.commitStatement({ ...shape, trims: true })).not.toBe(first);
   });
 });

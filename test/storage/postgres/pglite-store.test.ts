@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { OptionStoreError } from 'commerce-plugin-framework';
 import { PostgresOptionStore, type PostgresQueryable } from 'commerce-plugin-framework/stores/postgres';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodeChangeMessage } from '../../../src/storage/remote/change-message';
 import { waitUntil } from '../../../src/testing/wait-until';
 
 const database = new PGlite();
@@ -380,10 +381,20 @@ describe('PostgresOptionStore: the store capability', () => {
       });
       expect(await waitUntil(() => payloads.length === 1, 5_000)).toBe(true);
       expect(payloads[0]).toMatch(/^m:[0-9a-f]{24}:/);
-      expect(JSON.parse(payloads[0]!.slice(27))).toEqual(['a', 'b "quoted"', 'c@eu']);
+      // Versioned: an instance of 0.2 reads the keys and one more string that names no setting.
+      const read = JSON.parse(payloads[0]!.slice(27)) as string[];
+      expect(read.slice(0, 3)).toEqual(['a', 'b "quoted"', 'c@eu']);
+      expect(read).toHaveLength(4);
+      expect(read[3]!.charCodeAt(0)).toBe(0);
+      expect(read[3]!.slice(1)).toMatch(/^v1:[1-9]\d*:/);
+      // This version reads the texts too; a delete without a condition may have removed nothing.
+      expect(decodeChangeMessage(payloads[0]!)).toMatchObject({
+        keys: ['a', 'b "quoted"', 'c@eu'],
+        changes: [{ text: '1' }, undefined, { text: '3' }],
+      });
       await store.commit({ writes: [{ key: 'one', value: '1' }] });
       expect(await waitUntil(() => payloads.length === 2, 5_000)).toBe(true);
-      expect(payloads[1]).toMatch(/^k:[0-9a-f]{24}:one$/);
+      expect(decodeChangeMessage(payloads[1]!)).toMatchObject({ keys: ['one'], changes: [{ text: '1' }] });
       const many = Array.from({ length: 200 }, (_, index) => ({
         key: `long-key-${'x'.repeat(40)}-${index}`,
         value: 'v',

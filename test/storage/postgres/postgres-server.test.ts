@@ -133,8 +133,9 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server'
         await single.end();
       }
     };
-    // `keep: 5` trims at every append (a chance of 8 × 1 / 5): the shape with the trim steps (`t`).
-    expect(await prepared(true)).toEqual(['<channel>_c', '<channel>_cs', '<channel>_cslt']);
+    // `keep: 5` trims at every append (a chance of 8 × 1 / 5): the shape with the trim steps (`t`);
+    // each notification is versioned (`v`).
+    expect(await prepared(true)).toEqual(['<channel>_csltv', '<channel>_csv', '<channel>_cv']);
     expect(await prepared(false)).toEqual([]);
   });
 

@@ -2,11 +2,12 @@ import { OptionStoreError } from 'commerce-plugin-framework';
 import { type RedisClusterClient, RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { testOptionStore } from 'commerce-plugin-framework/testing';
 import { Cluster } from 'ioredis';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { clusterSlot } from '../../../src/storage/redis/cluster-slot';
 import { AWKWARD_KEY_SUFFIXES } from '../../../src/testing/awkward-text';
 import { describeWithRedisCluster } from '../../support/redis-cluster';
 import { BATCHES, checkBatchIntegrity } from '../fixtures/batch-integrity';
+import { followsWithoutReads } from '../fixtures/versioned-follow';
 
 describeWithRedisCluster('RedisOptionStore on a local 3-master Redis Cluster', (cluster) => {
   const clients: Cluster[] = [];
@@ -252,6 +253,12 @@ describeWithRedisCluster('RedisOptionStore on a local 3-master Redis Cluster', (
     expect(await scanAll(false)).toEqual(new Set(keys));
     expect(await scanAll(true)).toEqual(new Set(keys.map((key) => `log@${key.slice(4)}`)));
     await expect(store.scan({ prefix: '', cursor: 'not a cursor', count: 5 })).rejects.toThrow(TypeError);
+  });
+
+  describe('versioned change messages, a version counter per partition', () => {
+    followsWithoutReads(
+      () => new RedisOptionStore({ client: connect(), keyPrefix: 'cpf-test:cluster:versioned:' }),
+    );
   });
 
   it('a key prefix with its own {hash tag} puts every key in one slot', async () => {

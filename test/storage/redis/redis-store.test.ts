@@ -13,6 +13,7 @@ import {
   READ_LOG_PAGE,
   SET_AND_PUBLISH,
 } from '../../../src/storage/redis/redis-scripts';
+import { decodeChangeMessage } from '../../../src/storage/remote/change-message';
 import { describeWithService } from '../../support/services';
 import { deleteStoreKeys } from '../fixtures/redis-cleanup';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
@@ -291,7 +292,12 @@ describeWithService('REDIS_URL', 'RedisOptionStore', (url) => {
       expect(result).toEqual({ ok: true });
       expect(commands).toEqual(['eval']);
       expect(await eventually(() => messages.length === 1)).toBe(true);
-      expect(messages[0]).toMatch(/^m:[0-9a-f]{24}:\["a","b","c"\]$/);
+      // One versioned message: the keys, then the commit's version and texts (0: deleted).
+      expect(messages[0]).toMatch(/^m:[0-9a-f]{24}:\["a","b","c","\\u0000v1:[1-9]\d*:/);
+      expect(decodeChangeMessage(messages[0]!)).toMatchObject({
+        keys: ['a', 'b', 'c'],
+        changes: [{ text: '1' }, { text: '2' }, { text: undefined }],
+      });
       expect(await store.readLog('log', 10)).toEqual(['e3', 'e2']);
       const refused = await store.commit({ writes: [{ key: 'a', value: 'x', expect: 'not 1' }] });
       expect(refused).toEqual({ ok: false, current: new Map([['a', '1']]) });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decodeChangeMessage, encodeChangeMessage } from '../../../src/storage/remote/change-message';
+import {
+  decodeChangeMessage,
+  encodeChangeMessage,
+  encodeVersionedMessage,
+} from '../../../src/storage/remote/change-message';
 
 const sender = 'a1b2c3d4e5f6a1b2c3d4e5f6';
 
@@ -33,6 +37,51 @@ describe('change messages', () => {
       'm::[]',
     ]) {
       expect(decodeChangeMessage(text).kind, text).toBe('resync');
+    }
+  });
+
+  it("versioned: the keys, then the version the store fills in and each key's text, 0 deleted, null not known", () => {
+    const keys = ['a', 'b "quoted"', 'c@eu/de', '😀'];
+    const texts = ['{"x":"y\\n"}', null, undefined, 'é'];
+    const message = encodeVersionedMessage(sender, keys, texts)!;
+    const text = `${message.head}12345678901234567890${message.tail}`;
+    // What an instance of 0.2 reads: a JSON array of strings, the keys first, then one more that names no setting.
+    const seen = JSON.parse(text.slice(`m:${sender}:`.length)) as unknown[];
+    expect(seen.slice(0, keys.length)).toEqual(keys);
+    expect(seen).toHaveLength(keys.length + 1);
+    expect(String(seen[keys.length]).charCodeAt(0)).toBe(0);
+    const version = '12345678901234567890';
+    expect(decodeChangeMessage(text)).toEqual({
+      kind: 'change',
+      sender,
+      keys,
+      changes: [{ text: texts[0], version }, { text: undefined, version }, undefined, { text: 'é', version }],
+    });
+  });
+
+  it('versioned: beyond the payload limit with the longest version, or for a key that starts with a NUL, none', () => {
+    const keys = ['k'];
+    const message = encodeVersionedMessage(sender, keys, ['é'.repeat(10)])!;
+    const bytes = new TextEncoder().encode(message.head + message.tail).length + 20;
+    expect(encodeVersionedMessage(sender, keys, ['é'.repeat(10)], bytes)).toEqual(message);
+    expect(encodeVersionedMessage(sender, keys, ['é'.repeat(10)], bytes - 1)).toBeUndefined();
+    expect(encodeVersionedMessage(sender, ['\u0000v1:1:[]'], ['x'])).toBeUndefined();
+  });
+
+  it('versioned: a malformed versioned element leaves the keys to be read, without changes', () => {
+    const mark = '\u0000v1:';
+    for (const element of [
+      `${mark}x:["t"]`,
+      `${mark}01:["t"]`,
+      `${mark}1:not json`,
+      `${mark}1:["t","u"]`,
+      `${mark}1`,
+    ]) {
+      expect(decodeChangeMessage(`m:${sender}:${JSON.stringify(['k', element])}`), element).toEqual({
+        kind: 'change',
+        sender,
+        keys: ['k'],
+      });
     }
   });
 });
