@@ -88,14 +88,21 @@ export function encodeVersionedMessage(
   texts: readonly (string | null | undefined)[],
   maxBytes = Number.POSITIVE_INFINITY,
 ): VersionedMessage | undefined {
-  for (const key of keys) if (key.charCodeAt(0) === 0) return undefined;
+  let length = 0;
+  for (const key of keys) {
+    if (key.charCodeAt(0) === 0) return undefined;
+    length += key.length;
+  }
+  for (const text of texts) if (typeof text === 'string') length += text.length;
+  // Each UTF-16 unit is at least one UTF-8 byte, and the message holds all of them: too long already.
+  if (length > maxBytes) return undefined;
   const states = JSON.stringify(texts.map((text) => (text === null ? 0 : text === undefined ? null : text)));
   const keyList = JSON.stringify(keys);
   // The element's text is JSON inside a JSON string: its quotes escaped once more.
   const head = `m:${sender}:${keyList.slice(0, -1)}${keys.length > 0 ? ',' : ''}${JSON.stringify(VERSION_MARK).slice(0, -1)}`;
   const tail = `${JSON.stringify(`:${states}`).slice(1)}]`;
-  const length = head.length + MAX_VERSION_DIGITS + tail.length;
-  if (length * 3 > maxBytes && utf8.encode(head + tail).length + MAX_VERSION_DIGITS > maxBytes)
+  const units = head.length + MAX_VERSION_DIGITS + tail.length;
+  if (units * 3 > maxBytes && utf8.encode(head + tail).length + MAX_VERSION_DIGITS > maxBytes)
     return undefined;
   return { head, tail };
 }

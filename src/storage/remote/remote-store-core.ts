@@ -189,8 +189,12 @@ export class RemoteStoreCore {
   }
 
   #onMessage(text: string): void {
+    // This instance's own message (`<kind>:<its id>` then `:` or the end) is not decoded at all.
+    const id = this.#instanceId;
+    if (text.startsWith(id, 2) && (text.length === id.length + 2 || text.charCodeAt(id.length + 2) === 58))
+      return;
     const message = decodeChangeMessage(text);
-    if (message.sender === this.#instanceId) return;
+    if (message.sender === id) return;
     if (message.kind === 'change') this.#watchers.reportChanges(message.keys, message.changes);
     else this.#watchers.reportResync();
   }
