@@ -55,7 +55,10 @@ const WRITES_PUT_MISS =
   'an earlier full run with the trim steps in every commit, its rounds 0.39–0.74×: this row’s rounds spread ' +
   'widely on the shared machine). The sixth session’s full runs gave 0.55×, 0.61×, 0.56× and 0.54× (this one), ' +
   'and eight alternating partial runs with and without its changes 0.53–0.65× either way: on this machine today ' +
-  'the row sits at its target, and its changes (client CPU only) move it less than the noise does.';
+  'the row sits at its target, and its changes (client CPU only) move it less than the noise does. The seventh ' +
+  'session (versioned change messages: a larger notification, a version taken in the statement) gave 0.64× and ' +
+  '0.50× (this one) in its two full runs, and in alternating partial runs 0.61× and 0.60× with its changes, 0.56× ' +
+  'and 0.55× without them.';
 
 const PLAN_APPLY_MISS =
   '**Variable around the target.** The last changes (applying a plan object reuses the precondition digests its ' +
@@ -67,7 +70,8 @@ const PLAN_APPLY_MISS =
   'itself varies by a third between runs on this machine. Entries are now numbered from a sequence without a ' +
   'per-log head row (see the PUT row); the floor’s inserts got cheaper with it (the log table lost its tag index), ' +
   'so the ratio did not move: 2.55–3.80× in partial runs of the same evening. Proposed: the conditional update ' +
-  'through the rows the lock step already found (by row id).';
+  'through the rows the lock step already found (by row id). The seventh session’s two full runs: 2.78× and ' +
+  '3.04×.';
 
 const MIGRATION_MISS =
   '**Variable around the target.** The scopes now come from the store’s `scanSuffixes`: one statement per page ' +
@@ -98,7 +102,17 @@ export const MISS_NOTES: Readonly<Record<string, string>> = {
     '**On the edge of its target on a busy machine.** Fresh processes, memory stores, registration of 20 plugins ' +
     '× 50 settings and the first GET: no storage or network code runs, so the sixth session’s changes do not touch ' +
     'it. Full runs: 1.16× in the fifth session’s published run, then 1.26×, 1.06×, 1.43× and 1.27× (this one) in ' +
-    'the sixth session’s four; the phases of the runs (below) show where the time goes.',
+    'the sixth session’s four, 1.11× and 1.00× in the seventh’s two; the phases of the runs (below) show where the ' +
+    'time goes.',
+  'own-work-after-write':
+    '**Noise of a busy machine; read the rounds.** The same GET as the plugin-class row, after one PUT. The ' +
+    'seventh session’s full runs gave 0.51× and 0.66× (this one); alternating partial runs with and without its ' +
+    'changes (which do not touch a warm GET on a memory store) gave 0.51× and 0.56× with them, 0.39× and 0.11× ' +
+    'without, with the floor moving from 31 µs to 66 µs between rounds.',
+  'soak-p99':
+    '**Noise of a busy machine.** The soak’s p99 against 0.1 in the same run: 1.23–1.32× in the sixth session’s ' +
+    'runs, 1.32× and 1.58× (this one) in the seventh’s; alternating partial runs gave 1.24× and 1.54× with its ' +
+    'changes, 1.26× and 1.30× without them. Both sides’ p99 are a few milliseconds on two shared cores.',
   'lifecycle-plan-apply': PLAN_APPLY_MISS,
   'lifecycle-migration': MIGRATION_MISS,
   'bundle-app-budget': BUNDLE_MISS,
