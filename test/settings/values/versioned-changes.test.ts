@@ -16,7 +16,7 @@ import { type KeyChange, VERSIONED_READ, type VersionedTexts } from '../../../sr
 import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
 import { uniqueSuffix } from '../../storage/fixtures/shop-settings';
-import { followsWithoutReads, ShopSettings } from '../../storage/fixtures/versioned-follow';
+import { followsWithoutReads, VersionedShopSettings } from '../../storage/fixtures/versioned-follow';
 import { describeWithService } from '../../support/services';
 
 describe('versioned change messages on PGlite', () => {
@@ -112,7 +112,7 @@ class ScriptedStore extends MemoryOptionStore {
 describe('when a change is taken from its message', () => {
   const setup = async () => {
     const store = new ScriptedStore();
-    const settings = new ShopSettings('shop', store);
+    const settings = new VersionedShopSettings('shop', store);
     await settings.load();
     return { store, settings, key: settings.getOptionName('count') };
   };
@@ -182,7 +182,7 @@ describe('when a change is taken from its message', () => {
   it('a read without a version leaves the entry to be read at the next change', async () => {
     const store = new ScriptedStore();
     store.versioned = false;
-    const settings = new ShopSettings('shop', store);
+    const settings = new VersionedShopSettings('shop', store);
     await settings.load();
     const before = store.reads;
     await store.announce(settings.getOptionName('count'), '6', 11);
