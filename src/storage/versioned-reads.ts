@@ -53,6 +53,11 @@ export function versionedRead(
   return (keys) => versioned[VERSIONED_READ]!(keys);
 }
 
+/** Whether `text` is a version: decimal digits without leading zeros, at most 20 (below 2^64). */
+export function isVersionText(text: string): boolean {
+  return /^(?:0|[1-9]\d{0,19})$/.test(text);
+}
+
 /** Whether `version` is above `than` (decimal texts without leading zeros). */
 export function isNewerVersion(version: string, than: string): boolean {
   return version.length !== than.length ? version.length > than.length : version > than;

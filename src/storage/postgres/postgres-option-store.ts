@@ -204,15 +204,7 @@ export class PostgresOptionStore implements OptionStore {
   /** {@inheritDoc OptionStore.getMany} */
   getMany(keys: readonly string[]): Promise<Map<string, string>> {
     if (keys.length === 0 && !this.#core.closed) return Promise.resolve(new Map());
-    return this.#run('getMany', async () => {
-      const found = new Map<string, string>();
-      const unique = keys.length === 1 ? keys : [...new Set(keys)];
-      const { rows } = await this.#read(this.#sql.getMany, [textArrayLiteral(unique)]);
-      for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
-        if (typeof row.key === 'string' && typeof row.value === 'string') found.set(row.key, row.value);
-      }
-      return found;
-    });
+    return this.#run('getMany', async () => (await this.#readTexts(keys, false)).texts);
   }
 
   /**
@@ -221,18 +213,30 @@ export class PostgresOptionStore implements OptionStore {
    */
   [VERSIONED_READ](keys: readonly string[]): Promise<VersionedTexts> {
     return this.#run('getMany', async () => {
-      const texts = new Map<string, string>();
-      const unique = keys.length === 1 ? keys : [...new Set(keys)];
-      const statement = this.#versioned ? this.#sql.getManyVersioned : this.#sql.getMany;
-      const { rows } = await this.#read(statement, [textArrayLiteral(unique)]);
-      let version: string | undefined;
-      for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
-        if (typeof row.value !== 'string') continue;
-        if (typeof row.key === 'string') texts.set(row.key, row.value);
-        else if (row.key === null) version = row.value;
-      }
+      const { texts, version } = await this.#readTexts(keys, this.#versioned);
       return { texts, versionOf: () => version };
     });
+  }
+
+  /**
+   * The texts of `keys` in one statement; `versioned`: with the read's version (a row with a
+   * null key), from the same statement.
+   */
+  async #readTexts(
+    keys: readonly string[],
+    versioned: boolean,
+  ): Promise<{ texts: Map<string, string>; version: string | undefined }> {
+    const texts = new Map<string, string>();
+    const unique = keys.length === 1 ? keys : [...new Set(keys)];
+    const statement = versioned ? this.#sql.getManyVersioned : this.#sql.getMany;
+    const { rows } = await this.#read(statement, [textArrayLiteral(unique)]);
+    let version: string | undefined;
+    for (const row of rows as Array<{ key?: unknown; value?: unknown }>) {
+      if (typeof row.value !== 'string') continue;
+      if (typeof row.key === 'string') texts.set(row.key, row.value);
+      else if (row.key === null) version = row.value;
+    }
+    return { texts, version };
   }
 
   /** {@inheritDoc OptionStore.set} */

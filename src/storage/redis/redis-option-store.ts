@@ -6,7 +6,7 @@ import { withCheckedArguments } from '../remote/store-operation';
 import { commitLogs, type StoreCommit, type StoreCommitResult } from '../store-commit';
 import { checkLogPageQuery, type LogPage, type LogPageQuery } from '../store-log';
 import { checkScanQuery, type ScanPage, type ScanQuery } from '../store-scan';
-import { VERSIONED_READ, type VersionedTexts } from '../versioned-reads';
+import { isVersionText, VERSIONED_READ, type VersionedTexts } from '../versioned-reads';
 import { clusterSlot } from './cluster-slot';
 import {
   isClusterClient,
@@ -163,57 +163,57 @@ export class RedisOptionStore implements OptionStore {
     return this.#core.run('getMany', () => this.#readTexts([...new Set(keys)]));
   }
 
-  /** The texts of `keys` (distinct), in one round: one MGET per slot (one for all on a standalone Redis), sent together. */
-  async #readTexts(keys: readonly string[]): Promise<Map<string, string>> {
+  /**
+   * The texts of `keys` (distinct), in one round: one MGET per slot (one for all on a standalone
+   * Redis), sent together. With `versions`, each MGET also reads the version counters of its keys'
+   * partitions (one on a standalone Redis), answered at the same instant as the values, into
+   * `versions` by counter key.
+   */
+  async #readTexts(keys: readonly string[], versions?: Map<string, string>): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     if (keys.length === 0) return found;
     // One MGET (a standalone server, or one slot): no per-group promises on the read path.
     const groups = this.#bySlot(keys);
-    if (groups.length === 1) {
-      this.#collect(groups[0]!, await this.#mget(groups[0]!), found);
-      return found;
-    }
-    await Promise.all(groups.map(async (group) => this.#collect(group, await this.#mget(group), found)));
+    if (groups.length === 1) await this.#readGroup(groups[0]!, found, versions);
+    else await Promise.all(groups.map((group) => this.#readGroup(group, found, versions)));
     return found;
   }
 
   /**
-   * `getMany` with the version of each key's read (see `storage/versioned-reads.ts`): each MGET
-   * also reads the version counter of the partitions of its keys (one on a standalone Redis),
-   * which Redis answers at the same instant as the values.
+   * `getMany` with the version of each key's read (see `storage/versioned-reads.ts`): the
+   * partition's version counter, read in the same MGET as the key.
    */
   [VERSIONED_READ](keys: readonly string[]): Promise<VersionedTexts> {
     return this.#core.run('getMany', async () => {
-      const layout = this.#layout;
-      const texts = new Map<string, string>();
       const versions = new Map<string, string>();
-      const readGroup = async (group: readonly string[]): Promise<void> => {
-        const versionKeys = this.cluster
-          ? [...new Set(group.map(layout.versionKey))]
-          : [layout.versionKey('')];
-        const redisKeys: string[] = [];
-        for (const key of group) redisKeys.push(layout.optionKey(key));
-        redisKeys.push(...versionKeys);
-        const values = await this.#client.mget(redisKeys);
-        this.#collect(group, values, texts);
-        versionKeys.forEach((versionKey, index) => {
-          const version = values[group.length + index] ?? '0';
-          if (/^(?:0|[1-9]\d{0,19})$/.test(version)) versions.set(versionKey, version);
-        });
-      };
-      const groups = this.#bySlot([...new Set(keys)]);
-      if (groups.length === 1) await readGroup(groups[0]!);
-      else await Promise.all(groups.map(readGroup));
+      const texts = await this.#readTexts([...new Set(keys)], versions);
+      const layout = this.#layout;
       return { texts, versionOf: (key) => versions.get(layout.versionKey(key)) };
     });
   }
 
-  /** The values of `keys` (option keys), in one MGET. */
-  #mget(keys: readonly string[]): Promise<(string | null)[]> {
+  /** Reads the option keys `keys` of one slot in one MGET into `found` (with `versions`, their partitions' counters too). */
+  async #readGroup(
+    keys: readonly string[],
+    found: Map<string, string>,
+    versions: Map<string, string> | undefined,
+  ): Promise<void> {
     const layout = this.#layout;
     const redisKeys: string[] = [];
     for (const key of keys) redisKeys.push(layout.optionKey(key));
-    return this.#client.mget(redisKeys);
+    const versionKeys =
+      versions === undefined
+        ? []
+        : this.cluster
+          ? [...new Set(keys.map(layout.versionKey))]
+          : [layout.versionKey('')];
+    redisKeys.push(...versionKeys);
+    const values = await this.#client.mget(redisKeys);
+    this.#collect(keys, values, found);
+    versionKeys.forEach((versionKey, index) => {
+      const version = values[keys.length + index] ?? '0';
+      if (isVersionText(version)) versions!.set(versionKey, version);
+    });
   }
 
   /** Adds the texts an MGET of `keys` answered (`values`, parallel) to `found`. */

@@ -20,7 +20,7 @@
  * by hand, or an `m:` message from a version that cannot read it) is read as a resync request.
  */
 
-import type { KeyChange } from '../versioned-reads';
+import { isVersionText, type KeyChange } from '../versioned-reads';
 
 /** What a received change message asks for. */
 export type ChangeMessage =
@@ -143,7 +143,7 @@ function changeOf(sender: string, keys: string[]): ChangeMessage {
   const named = keys.slice(0, -1);
   const colon = last.indexOf(':', VERSION_MARK.length);
   const version = last.slice(VERSION_MARK.length, colon);
-  if (colon < 0 || !/^(?:0|[1-9]\d{0,19})$/.test(version)) return { kind: 'change', sender, keys: named };
+  if (colon < 0 || !isVersionText(version)) return { kind: 'change', sender, keys: named };
   let states: unknown;
   try {
     states = JSON.parse(last.slice(colon + 1));

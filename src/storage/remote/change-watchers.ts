@@ -64,8 +64,7 @@ export class ChangeWatchers {
       for (let index = 0; index < keys.length; index++) {
         const key = keys[index]!;
         try {
-          if (changes === undefined) watcher.onChange(key);
-          else watcher.onChange(key, changes[index]);
+          watcher.onChange(key, changes?.[index]);
         } catch (error) {
           this.#onError(error);
         }
