@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../../examples/demo/start-demo';
 import { ensureBuilt } from '../support/ensure-built';
+import { freshPgliteDirectory } from '../support/pglite-template';
 import { childEnv, ROOT } from './support/cli-run';
-import { freshPgliteDirectory } from './support/pglite-template';
 import { runInTerminal } from './support/terminal';
 
 const SETTINGS_KEY = Buffer.alloc(32, 5).toString('base64');

@@ -12,7 +12,7 @@
  * rejected write is known not to have happened. Store timeouts are tested below them: a
  * store that never answers is answered with 503 `rest_store_unavailable`.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import {
   Framework_Abstract_Settings,
   MemoryOptionStore,
@@ -24,10 +24,11 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
 import { deleteStoreKeys } from '../storage/fixtures/redis-cleanup';
 import { FaultInjectingStore, noFaults, seededSchedule } from '../support/fault-injecting-store';
+import { freshPglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { ADMIN_TOKEN, expectRestError, SETTINGS_PATH, send, shopServer } from './support/shop';
 
@@ -273,7 +274,10 @@ describe('fault injection over every store', () => {
     0,
   );
 
-  const database = new PGlite();
+  let database: PGlite;
+  beforeAll(async () => {
+    database = await freshPglite();
+  });
   afterAll(() => database.close());
   chaosProperty(
     'PostgresOptionStore on PGlite',

@@ -4,12 +4,13 @@
  * at any call of a write leaves the change and its history entry together or neither.
  * (The same proofs on Redis Cluster are in redis/redis-cluster.test.ts.)
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { freshPglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { BATCHES, checkBatchIntegrity, PGLITE_BATCHES } from './fixtures/batch-integrity';
 import { dropOptionTables } from './fixtures/postgres-cleanup';
@@ -17,7 +18,10 @@ import { deleteStoreKeys } from './fixtures/redis-cleanup';
 import { uniqueSuffix } from './fixtures/shop-settings';
 
 describe('batch integrity on PGlite', () => {
-  const database = new PGlite();
+  let database: PGlite;
+  beforeAll(async () => {
+    database = await freshPglite();
+  });
   afterAll(() => database.close());
   checkBatchIntegrity({
     open: () => new PostgresOptionStore({ client: database, table: 'batch_integrity' }),

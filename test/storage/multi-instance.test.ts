@@ -1,10 +1,11 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { OptionStore } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { PeerProcess } from './fixtures/peer-process';
 import { dropOptionTables } from './fixtures/postgres-cleanup';
@@ -90,7 +91,10 @@ function checkTwoProcesses(
 }
 
 describe('two settings instances on one PGlite database', () => {
-  const database = new PGlite();
+  let database: PGlite;
+  beforeAll(async () => {
+    database = await freshPglite();
+  });
   afterAll(() => database.close());
   checkTwoInstances(() => new PostgresOptionStore({ client: database, table: 'multi_instance' }));
 });

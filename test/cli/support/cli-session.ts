@@ -11,10 +11,10 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
+import { freshPgliteDirectory } from '../../support/pglite-template';
 import { serviceUrl } from '../../support/services';
 import { type FixtureEnv, fixturePlugins } from '../fixtures/cli-fixture';
 import { type CliResult, fixtureFolder, removeFolder, runCli } from './cli-run';
-import { freshPgliteDirectory } from './pglite-template';
 
 /** Where a session's data lives. */
 export type SessionStore = 'pglite' | 'postgres';

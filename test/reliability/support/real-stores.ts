@@ -4,7 +4,6 @@
  * Redis (two clients on one key prefix). Every kind cleans up after itself.
  */
 
-import { PGlite } from '@electric-sql/pglite';
 import type { OptionStore } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
@@ -12,6 +11,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
+import { freshPglite } from '../../support/pglite-template';
 import { serviceUrl } from '../../support/services';
 
 /** Two store instances over the same data, and how to drop it. */
@@ -63,7 +63,7 @@ export const REAL_STORES: readonly RealStoreKind[] = [
     name: 'PGlite',
     unavailable: () => undefined,
     async open() {
-      const database = new PGlite();
+      const database = await freshPglite();
       const table = `integrity_${unique()}`;
       const stores = [0, 1].map(() => new PostgresOptionStore({ client: database, table }));
       return storePair(stores, () => database.close());

@@ -1,9 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parameterText } from '../../../src/storage/postgres/pglite-statements';
+import { freshPglite } from '../../support/pglite-template';
 
-const database = new PGlite();
+const database = await freshPglite();
 afterAll(() => database.close());
 
 /** Counts the calls PGlite gets through `query` and through its wire-protocol entry point. */
@@ -72,7 +73,7 @@ describe('PostgresOptionStore on PGlite: named prepared statements', () => {
   });
 
   it('answers the same rows and errors as query: typed columns, refusals, a closed instance', async () => {
-    const own = new PGlite();
+    const own = await freshPglite();
     const store = new PostgresOptionStore({ client: own, table: 'named_typed' });
     await store.commit({
       writes: [{ key: 'x', value: 'one' }],

@@ -1,11 +1,11 @@
-import { PGlite } from '@electric-sql/pglite';
 import { OptionStoreError } from 'commerce-plugin-framework';
 import { PostgresOptionStore, type PostgresQueryable } from 'commerce-plugin-framework/stores/postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeChangeMessage } from '../../../src/storage/remote/change-message';
 import { waitUntil } from '../../../src/testing/wait-until';
+import { freshPglite } from '../../support/pglite-template';
 
-const database = new PGlite();
+const database = await freshPglite();
 afterAll(() => database.close());
 
 let tableNumber = 0;

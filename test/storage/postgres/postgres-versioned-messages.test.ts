@@ -5,11 +5,11 @@
  * instance take a text from a message without reading it. The contention test fails when the
  * version is taken before the commit's writes (waiting for a row lock comes after it then).
  */
-import { PGlite } from '@electric-sql/pglite';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { isNewerVersion, type KeyChange, VERSIONED_READ } from '../../../src/storage/versioned-reads';
+import { freshPglite } from '../../support/pglite-template';
 import { describeWithService } from '../../support/services';
 import { dropOptionTables } from '../fixtures/postgres-cleanup';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
@@ -29,7 +29,7 @@ function listen(store: PostgresOptionStore): {
 }
 
 it('PGlite: a commit announces its texts and version, a read its version above it', async () => {
-  const db = new PGlite();
+  const db = await freshPglite();
   const writer = new PostgresOptionStore({ client: db });
   const reader = new PostgresOptionStore({ client: db });
   try {
