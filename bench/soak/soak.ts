@@ -80,7 +80,7 @@ try {
     `Soak (${summary.date.slice(0, 10)}, Node ${summary.node}, ${SECONDS} s, ${CONNECTIONS} connections, demo on ${STORE}): ` +
       `${summary.requests} requests (${summary.requestsPerSecond}/s), unexpected statuses: ${unexpected.length === 0 ? 'none' : unexpected.join('; ')}, ` +
       `transport errors ${summary.transportErrors}, timeouts ${summary.timeouts}, internal errors ${summary.internalErrors}; ` +
-      `latency p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
+      `latency p50 ${summary.latencyMs.p50.toFixed(2)} ms, p99 ${summary.latencyMs.p99.toFixed(2)} ms; ` +
       `heap after forced GC ${mib(before.heapUsed)} before, ${mib(after.heapUsed)} after (${summary.heapUsed.growth >= 0 ? '+' : ''}${mib(summary.heapUsed.growth)}).`,
   );
   const failed =

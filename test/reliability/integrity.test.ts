@@ -16,7 +16,7 @@ import {
 } from 'commerce-plugin-framework';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, authenticate, call } from '../rest/support/fixtures';
-import { serviceUrl } from '../support/services';
+import { describeWithService } from '../support/services';
 import { REAL_STORES, type StorePair } from './support/real-stores';
 
 class BatchSettings extends Framework_Abstract_Settings {
@@ -124,12 +124,7 @@ for (const kind of REAL_STORES) {
 
 const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-describe('If-Match across two processes on one PostgreSQL', () => {
-  const url = serviceUrl('DATABASE_URL');
-  if (url === undefined && process.env.REQUIRE_SERVICES !== '1') {
-    console.log('[skip] If-Match across processes: DATABASE_URL is not set');
-    return;
-  }
+describeWithService('DATABASE_URL', 'If-Match across two processes on one PostgreSQL', (url) => {
   let pair: StorePair;
   let child: ChildProcess | undefined;
   afterAll(async () => {
@@ -138,7 +133,6 @@ describe('If-Match across two processes on one PostgreSQL', () => {
   });
 
   it('of writes with the same If-Match from this process and another, exactly one succeeds', async () => {
-    if (url === undefined) throw new Error('DATABASE_URL is not set but REQUIRE_SERVICES=1');
     const kind = REAL_STORES.find((candidate) => candidate.name === 'PostgreSQL')!;
     pair = await kind.open();
     const table = (pair.first as unknown as { table: string }).table;
