@@ -112,7 +112,13 @@ export const MISS_NOTES: Readonly<Record<string, string>> = {
   'soak-p99':
     '**Noise of a busy machine.** The soak’s p99 against 0.1 in the same run: 1.23–1.32× in the sixth session’s ' +
     'runs, 1.32× and 1.58× (this one) in the seventh’s; alternating partial runs gave 1.24× and 1.54× with its ' +
-    'changes, 1.26× and 1.30× without them. Both sides’ p99 are a few milliseconds on two shared cores.',
+    'changes, 1.26× and 1.30× without them. Both sides’ p99 are a few milliseconds on two shared cores, and ' +
+    'autocannon’s figures were whole milliseconds (10 against 7 ms is 1.43×, 11 against 7 ms 1.57×). Since the ' +
+    'eighth session the soak takes each answer’s time as measured: 1.64× and 1.72× in its partial runs and 1.45× ' +
+    'in its full run, on a machine running at half the speed of this run. **Cause (profiled):** a write on the ' +
+    'demo’s PGlite is mostly PGlite’s own time (its WebAssembly and in-memory file system), about 200 µs of ' +
+    '1,000–1,200 µs is the library’s; with history on it writes a log row and its head beside the value, which 0.1 ' +
+    'did not, and the soak’s other requests queue behind it on the one PGlite.',
   'lifecycle-plan-apply': PLAN_APPLY_MISS,
   'lifecycle-migration': MIGRATION_MISS,
   'bundle-app-budget': BUNDLE_MISS,
