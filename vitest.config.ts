@@ -17,7 +17,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Vitest's default, one worker less than the cores, leaves one of these machines' two cores
     // idle: the tests spend much of their time waiting on PostgreSQL, Redis, child processes and
-    // listeners, so two workers on two cores run the suite in about 60% of the time.
+    // listeners, so two workers keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Guards against a test or hook that hangs, not time limits: with two workers sharing two
     // cores (and the servers), a test can take three times as long as it does alone — the

@@ -6,12 +6,14 @@
  * one test file at a time (a lock folder).
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CACHE = join(ROOT, 'node_modules', '.cache');
+/** A lock folder older than this was left by a test run that died while building: it is removed. */
+const STALE_LOCK_MS = 120_000;
 
 async function pgliteVersion(): Promise<string> {
   const manifest = JSON.parse(
@@ -34,9 +36,15 @@ async function cached(name: string, build: (path: string) => Promise<void>): Pro
     try {
       await mkdir(lock);
       break;
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (existsSync(target)) return target;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      const since = await stat(lock).then(
+        (lockStat) => Date.now() - lockStat.mtimeMs,
+        () => 0,
+      );
+      if (since > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
   try {
