@@ -12,7 +12,6 @@
  * rejected write is known not to have happened. Store timeouts are tested below them: a
  * store that never answers is answered with 503 `rest_store_unavailable`.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import {
   Framework_Abstract_Settings,
   MemoryOptionStore,
@@ -24,11 +23,11 @@ import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
 import { deleteStoreKeys } from '../storage/fixtures/redis-cleanup';
 import { FaultInjectingStore, noFaults, seededSchedule } from '../support/fault-injecting-store';
-import { freshPglite } from '../support/pglite-template';
+import { suitePglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { ADMIN_TOKEN, expectRestError, SETTINGS_PATH, send, shopServer } from './support/shop';
 
@@ -274,17 +273,13 @@ describe('fault injection over every store', () => {
     0,
   );
 
-  let database: PGlite;
-  beforeAll(async () => {
-    database = await freshPglite();
-  });
-  afterAll(() => database.close());
+  const database = suitePglite();
   chaosProperty(
     'PostgresOptionStore on PGlite',
     () => ({
       async open(run, count) {
         const table = `rel_chaos_${run}`;
-        const make = () => new PostgresOptionStore({ client: database, table });
+        const make = () => new PostgresOptionStore({ client: database(), table });
         return { stores: Array.from({ length: count }, make), fresh: make };
       },
     }),

@@ -4,13 +4,12 @@
  * at any call of a write leaves the change and its history entry together or neither.
  * (The same proofs on Redis Cluster are in redis/redis-cluster.test.ts.)
  */
-import type { PGlite } from '@electric-sql/pglite';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { freshPglite } from '../support/pglite-template';
+import { afterAll, describe } from 'vitest';
+import { suitePglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { BATCHES, checkBatchIntegrity, PGLITE_BATCHES } from './fixtures/batch-integrity';
 import { dropOptionTables } from './fixtures/postgres-cleanup';
@@ -18,13 +17,9 @@ import { deleteStoreKeys } from './fixtures/redis-cleanup';
 import { uniqueSuffix } from './fixtures/shop-settings';
 
 describe('batch integrity on PGlite', () => {
-  let database: PGlite;
-  beforeAll(async () => {
-    database = await freshPglite();
-  });
-  afterAll(() => database.close());
+  const database = suitePglite();
   checkBatchIntegrity({
-    open: () => new PostgresOptionStore({ client: database, table: 'batch_integrity' }),
+    open: () => new PostgresOptionStore({ client: database(), table: 'batch_integrity' }),
     batches: PGLITE_BATCHES,
     partition: 'eu/de',
   });

@@ -1,11 +1,10 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type { OptionStore } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPglite } from '../support/pglite-template';
+import { afterAll, describe, expect, it } from 'vitest';
+import { suitePglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { PeerProcess } from './fixtures/peer-process';
 import { dropOptionTables } from './fixtures/postgres-cleanup';
@@ -91,12 +90,8 @@ function checkTwoProcesses(
 }
 
 describe('two settings instances on one PGlite database', () => {
-  let database: PGlite;
-  beforeAll(async () => {
-    database = await freshPglite();
-  });
-  afterAll(() => database.close());
-  checkTwoInstances(() => new PostgresOptionStore({ client: database, table: 'multi_instance' }));
+  const database = suitePglite();
+  checkTwoInstances(() => new PostgresOptionStore({ client: database(), table: 'multi_instance' }));
 });
 
 describeWithService('DATABASE_URL', 'settings instances sharing one PostgreSQL', (url) => {

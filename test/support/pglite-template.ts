@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CACHE = join(ROOT, 'node_modules', '.cache');
@@ -68,14 +69,33 @@ export async function freshPgliteDirectory(target: string): Promise<void> {
   await cp(template, target, { recursive: true });
 }
 
+/** The tarball of an empty database, read once per test file. */
+let emptyDatabase: Promise<Blob> | undefined;
+
 /** A new, empty in-memory PGlite database. */
 export async function freshPglite(): Promise<PGlite> {
-  const template = await cached('cpf-test-pglite-memory.tar', async (building) => {
+  emptyDatabase ??= cached('cpf-test-pglite-memory.tar', async (building) => {
     const db = new PGlite();
     await db.waitReady;
     const dump = await db.dumpDataDir('none');
     await db.close();
     await writeFile(building, new Uint8Array(await dump.arrayBuffer()));
+  }).then(async (template) => new Blob([await readFile(template)]));
+  return new PGlite({ loadDataDir: await emptyDatabase });
+}
+
+/**
+ * A new, empty in-memory PGlite database for the enclosing `describe`: started before its
+ * tests, closed after them. Returns how to reach it from the tests.
+ */
+export function suitePglite(): () => PGlite {
+  let database: PGlite | undefined;
+  beforeAll(async () => {
+    database = await freshPglite();
   });
-  return new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
+  afterAll(() => database?.close());
+  return () => {
+    if (database === undefined) throw new Error('the suite’s PGlite is used before its tests start');
+    return database;
+  };
 }

@@ -5,28 +5,23 @@
  * known and lower, the setting is not a secret, and no read or write of this instance holds the
  * key. Each rule has a case here that fails without it; the first tests run the real stores.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import { MemoryOptionStore, type StoreCommit, type StoreCommitResult } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type KeyChange, VERSIONED_READ, type VersionedTexts } from '../../../src/storage/versioned-reads';
 import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
 import { uniqueSuffix } from '../../storage/fixtures/shop-settings';
 import { followsWithoutReads, VersionedShopSettings } from '../../storage/fixtures/versioned-follow';
-import { freshPglite } from '../../support/pglite-template';
+import { suitePglite } from '../../support/pglite-template';
 import { describeWithService } from '../../support/services';
 
 describe('versioned change messages on PGlite', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = await freshPglite();
-  });
-  afterAll(() => db.close());
-  followsWithoutReads(() => new PostgresOptionStore({ client: db, table: 'versioned' }));
+  const db = suitePglite();
+  followsWithoutReads(() => new PostgresOptionStore({ client: db(), table: 'versioned' }));
 });
 
 describeWithService('DATABASE_URL', 'versioned change messages on a PostgreSQL server', (url) => {
