@@ -9,7 +9,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -145,7 +145,11 @@ export const cliScenario: Scenario = {
   title: 'cpf: --help and get in fresh processes, against node printing the help and a bare PGlite select',
   async run(settings: RunSettings): Promise<ScenarioOutput> {
     if (!existsSync(BIN)) await run('npm', ['run', 'build'], { cwd: ROOT, timeout: 170_000 });
-    const scratch = await mkdtemp(join(ROOT, 'node_modules', '.cache', 'bench-cli-'));
+    // Under node_modules, so that the bare script there resolves the checkout's packages; the
+    // cache folder is not there after a fresh `npm ci`.
+    const cache = join(ROOT, 'node_modules', '.cache');
+    await mkdir(cache, { recursive: true });
+    const scratch = await mkdtemp(join(cache, 'bench-cli-'));
     try {
       const rounds = Math.max(3, settings.freshProcesses * 2);
       // --help: the program against node writing the same bytes from a file.
@@ -166,7 +170,7 @@ export const cliScenario: Scenario = {
       // get: the demo's data; the program through the repository's cpf.config.ts.
       const dataDir = join(scratch, 'pglite');
       await demoData(dataDir);
-      const bare = join(ROOT, 'node_modules', '.cache', `bench-cli-bare-${process.pid}.mjs`);
+      const bare = join(cache, `bench-cli-bare-${process.pid}.mjs`);
       await writeFile(bare, BARE_SELECT);
       const env: NodeJS.ProcessEnv = { ...process.env, DEMO_DATA_DIR: dataDir, SETTINGS_KEY };
       delete env.DATABASE_URL;

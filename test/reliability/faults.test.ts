@@ -24,7 +24,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
+import { postgresSuite } from '../storage/fixtures/postgres-suite';
 import { deleteStoreKeys } from '../storage/fixtures/redis-cleanup';
 import { FaultInjectingStore, noFaults, seededSchedule } from '../support/fault-injecting-store';
 import { suitePglite } from '../support/pglite-template';
@@ -289,13 +289,8 @@ describe('fault injection over every store', () => {
 });
 
 describeWithService('DATABASE_URL', 'fault injection over PostgreSQL', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 8 });
-  pool.on('error', () => {});
-  const table = `rel_chaos_${FILE_TAG}`;
-  afterAll(async () => {
-    await dropOptionTables(pool, table);
-    await pool.end();
-  });
+  const { pool, table: newTable } = postgresSuite(url, { max: 8, prefix: 'rel_chaos' });
+  const table = newTable();
   chaosProperty(
     'PostgresOptionStore on a pg Pool',
     () => ({
@@ -414,15 +409,13 @@ describe('store timeouts', () => {
 });
 
 describeWithService('DATABASE_URL', 'store timeouts on PostgreSQL', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
+  const { pool, table: newTable } = postgresSuite(url, { max: 4, prefix: 'rel_timeout' });
   const locker = new pg.Client({ connectionString: url });
-  const table = `rel_timeout_${FILE_TAG}`;
+  const table = newTable();
+  // Runs before the suite's tables are dropped: the locker's transaction would hold the drop.
   afterAll(async () => {
     await locker.query('ROLLBACK').catch(() => undefined);
     await locker.end().catch(() => undefined);
-    await dropOptionTables(pool, table);
-    await pool.end();
   });
 
   it('a row locked by another transaction: the PUT answers 503 within storeTimeoutMs; the write lands after the lock', async () => {

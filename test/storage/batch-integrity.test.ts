@@ -7,12 +7,11 @@
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, describe } from 'vitest';
 import { suitePglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { BATCHES, checkBatchIntegrity, PGLITE_BATCHES } from './fixtures/batch-integrity';
-import { dropOptionTables } from './fixtures/postgres-cleanup';
+import { postgresSuite } from './fixtures/postgres-suite';
 import { deleteStoreKeys } from './fixtures/redis-cleanup';
 import { uniqueSuffix } from './fixtures/shop-settings';
 
@@ -26,14 +25,9 @@ describe('batch integrity on PGlite', () => {
 });
 
 describeWithService('DATABASE_URL', 'batch integrity on PostgreSQL', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
-  const table = `cpf_batches_${uniqueSuffix()}`;
-  const crashTable = `${table}_crash`;
-  afterAll(async () => {
-    for (const name of [table, crashTable]) await dropOptionTables(pool, name);
-    await pool.end();
-  });
+  const { pool, table: newTable } = postgresSuite(url, { max: 4, prefix: 'cpf_batches' });
+  const table = newTable();
+  const crashTable = newTable();
   checkBatchIntegrity({
     open: () => new PostgresOptionStore({ client: pool, table }),
     batches: BATCHES,

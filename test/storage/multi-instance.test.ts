@@ -2,12 +2,11 @@ import type { OptionStore } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { suitePglite } from '../support/pglite-template';
 import { describeWithService } from '../support/services';
 import { PeerProcess } from './fixtures/peer-process';
-import { dropOptionTables } from './fixtures/postgres-cleanup';
+import { postgresSuite } from './fixtures/postgres-suite';
 import { deleteStoreKeys } from './fixtures/redis-cleanup';
 import { eventually, ShopSettings, uniqueSuffix } from './fixtures/shop-settings';
 
@@ -95,21 +94,16 @@ describe('two settings instances on one PGlite database', () => {
 });
 
 describeWithService('DATABASE_URL', 'settings instances sharing one PostgreSQL', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
-  const table = `cpf_multi_${uniqueSuffix()}`;
-  afterAll(async () => {
-    await dropOptionTables(pool, table);
-    await pool.end();
-  });
+  const { pool, table: newTable } = postgresSuite(url, { max: 4, prefix: 'cpf_multi' });
+  const table = newTable();
+  const processesTable = newTable();
   checkTwoInstances(() => new PostgresOptionStore({ client: pool, table }));
   checkTwoProcesses(
     'postgres',
     url,
-    `${table}_processes`,
-    () => new PostgresOptionStore({ client: pool, table: `${table}_processes` }),
+    processesTable,
+    () => new PostgresOptionStore({ client: pool, table: processesTable }),
   );
-  afterAll(() => dropOptionTables(pool, `${table}_processes`));
 });
 
 describeWithService('REDIS_URL', 'settings instances sharing one Redis', (url) => {

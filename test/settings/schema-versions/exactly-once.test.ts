@@ -8,12 +8,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import type { MigrationReport, OptionStore } from '../../../src/index';
 import { PostgresOptionStore } from '../../../src/storage/postgres/index';
 import { RedisOptionStore } from '../../../src/storage/redis/index';
-import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
+import { postgresSuite } from '../../storage/fixtures/postgres-suite';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
 import { describeWithService } from '../../support/services';
 import { CounterSettings, counterKey, scopes } from './support/counter-settings';
@@ -91,19 +90,10 @@ function expectReportsCover(reports: readonly MigrationReport[]): void {
 }
 
 describeWithService('DATABASE_URL', 'migrations exactly once across processes on PostgreSQL', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
-  const tables: string[] = [];
-  afterAll(async () => {
-    for (const table of tables) {
-      await dropOptionTables(pool, table);
-    }
-    await pool.end();
-  });
+  const { pool, table: newTable } = postgresSuite(url, { max: 4, prefix: 'migrate' });
 
   it(`${PROCESSES} processes migrating 1,000 scopes at once: each level changes once`, async () => {
-    const table = `migrate_${unique()}`;
-    tables.push(table);
+    const table = newTable();
     const store = new PostgresOptionStore({ client: pool, table });
     await seed(store);
     const peers = Array.from({ length: PROCESSES }, () => peer(['postgres', url, table]));
@@ -113,8 +103,7 @@ describeWithService('DATABASE_URL', 'migrations exactly once across processes on
   }, 120_000);
 
   it('a process killed with SIGKILL mid-migration: migrate() finishes the rest, no level repeated', async () => {
-    const table = `migrate_${unique()}`;
-    tables.push(table);
+    const table = newTable();
     const store = new PostgresOptionStore({ client: pool, table });
     await seed(store);
     const slow = peer(['postgres', url, table, '3']);

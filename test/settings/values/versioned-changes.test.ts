@@ -9,10 +9,9 @@ import { MemoryOptionStore, type StoreCommit, type StoreCommitResult } from 'com
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import { RedisOptionStore } from 'commerce-plugin-framework/stores/redis';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type KeyChange, VERSIONED_READ, type VersionedTexts } from '../../../src/storage/versioned-reads';
-import { dropOptionTables } from '../../storage/fixtures/postgres-cleanup';
+import { postgresSuite } from '../../storage/fixtures/postgres-suite';
 import { deleteStoreKeys } from '../../storage/fixtures/redis-cleanup';
 import { uniqueSuffix } from '../../storage/fixtures/shop-settings';
 import { followsWithoutReads, VersionedShopSettings } from '../../storage/fixtures/versioned-follow';
@@ -25,13 +24,8 @@ describe('versioned change messages on PGlite', () => {
 });
 
 describeWithService('DATABASE_URL', 'versioned change messages on a PostgreSQL server', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
-  const table = `cpf_versioned_settings_${uniqueSuffix()}`;
-  afterAll(async () => {
-    await dropOptionTables(pool, table);
-    await pool.end();
-  });
+  const { pool, table: newTable } = postgresSuite(url, { max: 4, prefix: 'cpf_versioned_settings' });
+  const table = newTable();
   followsWithoutReads(() => new PostgresOptionStore({ client: pool, table }));
 });
 

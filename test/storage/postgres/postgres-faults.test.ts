@@ -3,24 +3,17 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithService } from '../../support/services';
-import { dropOptionTables } from '../fixtures/postgres-cleanup';
+import { postgresSuite } from '../fixtures/postgres-suite';
 import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
 import { expectNoAcknowledgedWriteLost } from '../fixtures/writes-under-kills';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', (url) => {
   const suffix = uniqueSuffix();
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
+  const { pool, table: freshTable } = postgresSuite(url, { max: 4, prefix: 'cpf_faults' });
   /** Holds locks in a transaction. */
   const admin = new pg.Client({ connectionString: url });
   /** Kills backends, outside any transaction. */
   const killer = new pg.Client({ connectionString: url });
-  const tables: string[] = [];
-  const freshTable = () => {
-    const table = `cpf_faults_${suffix}_${tables.length}`;
-    tables.push(table);
-    return table;
-  };
   const listenerPids = async (channel: string): Promise<number[]> => {
     const { rows } = await killer.query<{ pid: number }>(
       'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1',
@@ -39,10 +32,8 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore when connections die', 
   });
   afterAll(async () => {
     await admin.query('ROLLBACK').catch(() => undefined);
-    for (const table of tables) await dropOptionTables(pool, table);
     await admin.end();
     await killer.end();
-    await pool.end();
   });
 
   it('a write whose connection is killed mid-flight rejects with OptionStoreError and changes nothing', async () => {

@@ -1,9 +1,9 @@
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithService } from '../../support/services';
-import { dropOptionTables } from '../fixtures/postgres-cleanup';
-import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-settings';
+import { postgresSuite } from '../fixtures/postgres-suite';
+import { eventually, ShopSettings } from '../fixtures/shop-settings';
 
 /**
  * The idle-pool trap (issue 15): a reader's pool closes its idle connections after
@@ -11,14 +11,8 @@ import { eventually, ShopSettings, uniqueSuffix } from '../fixtures/shop-setting
  * connect is several round trips), so it runs on the store's own, warm LISTEN connection.
  */
 describeWithService('DATABASE_URL', 'PostgresOptionStore re-reads after a notification', (url) => {
-  const table = `cpf_idle_${uniqueSuffix()}`;
-  const admin = new pg.Pool({ connectionString: url, max: 1 });
-  admin.on('error', () => {});
-
-  afterAll(async () => {
-    await dropOptionTables(admin, table);
-    await admin.end();
-  });
+  const { pool: admin, table: newTable } = postgresSuite(url, { max: 1, prefix: 'cpf_idle' });
+  const table = newTable();
 
   it('after the pool closed its idle connections, without opening a new one', async () => {
     const IDLE_MS = 50;

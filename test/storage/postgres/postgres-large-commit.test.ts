@@ -1,10 +1,8 @@
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
-import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { JIT_FREE_COMMIT_ROWS } from '../../../src/storage/postgres/jit-free-commit';
 import { describeWithService } from '../../support/services';
-import { dropOptionTables } from '../fixtures/postgres-cleanup';
-import { uniqueSuffix } from '../fixtures/shop-settings';
+import { postgresSuite } from '../fixtures/postgres-suite';
 
 /**
  * The paths of large commits (issues 21 and 22): a large commit on a pg Pool runs in a transaction
@@ -13,16 +11,10 @@ import { uniqueSuffix } from '../fixtures/shop-settings';
  * their bounds send their entries as one JSON array, stored as a text[] parameter stores them.
  */
 describeWithService('DATABASE_URL', 'PostgresOptionStore: large commits, many logs', (url) => {
-  const table = `cpf_large_${uniqueSuffix()}`;
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on('error', () => {});
+  const { pool, table: newTable } = postgresSuite(url, { max: 2, prefix: 'cpf_large' });
+  const table = newTable();
   const store = new PostgresOptionStore({ client: pool, table });
-
-  afterAll(async () => {
-    await store.close();
-    await dropOptionTables(pool, table);
-    await pool.end();
-  });
+  afterAll(() => store.close());
 
   const rows = JIT_FREE_COMMIT_ROWS;
   const keys = Array.from({ length: rows / 2 }, (_, index) => `large_${index}@s${index % 100}`);

@@ -1,29 +1,16 @@
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { commitRequest } from '../../../src/storage/postgres/commit-parameters';
 import { optionTableSql } from '../../../src/storage/postgres/option-table-sql';
 import { optionTableName } from '../../../src/storage/postgres/table-name';
 import type { StoreCommit } from '../../../src/storage/store-commit';
 import { utf8Length } from '../../../src/storage/utf8-length';
 import { describeWithService } from '../../support/services';
-import { dropOptionTables } from '../fixtures/postgres-cleanup';
-import { uniqueSuffix } from '../fixtures/shop-settings';
+import { postgresSuite } from '../fixtures/postgres-suite';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore change-log tables (0.3)', (url) => {
-  const suffix = uniqueSuffix();
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
-  const tables: string[] = [];
-  const freshTable = () => {
-    const table = `cpf_logs_${suffix}_${tables.length}`;
-    tables.push(table);
-    return table;
-  };
-  afterAll(async () => {
-    for (const table of tables) await dropOptionTables(pool, table);
-    await pool.end();
-  });
+  const { pool, table: freshTable } = postgresSuite(url, { max: 4, prefix: 'cpf_logs' });
 
   /** The log table's columns, whether the tag index of earlier 0.3 builds is there, and the sequence's next number. */
   const layout = async (table: string) => {

@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { OptionStoreError } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ensureBuilt } from '../../support/ensure-built';
 import { describeWithService } from '../../support/services';
-import { dropOptionTables } from '../fixtures/postgres-cleanup';
+import { postgresSuite } from '../fixtures/postgres-suite';
 import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
 
 /**
@@ -17,9 +17,8 @@ import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
  */
 describeWithService('DATABASE_URL', 'PostgresOptionStore after its pg Pool was ended', (url) => {
   const suffix = uniqueSuffix();
-  const table = `cpf_pool_end_${suffix}`;
-  const admin = new pg.Pool({ connectionString: url, max: 1 });
-  admin.on('error', () => {});
+  const { pool: admin, table: newTable } = postgresSuite(url, { max: 1, prefix: 'cpf_pool_end' });
+  const table = newTable();
   /** The server's connections opened with `application_name`. */
   const connections = async (application: string): Promise<number> => {
     const { rows } = await admin.query(
@@ -28,11 +27,6 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore after its pg Pool was e
     );
     return (rows[0] as { n: number }).n;
   };
-
-  afterAll(async () => {
-    await dropOptionTables(admin, table);
-    await admin.end();
-  });
 
   it('reads and writes reject, and the LISTEN connection ends with the pool', async () => {
     const application = `cpf-pool-end-${suffix}`;

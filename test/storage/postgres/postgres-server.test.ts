@@ -3,21 +3,13 @@ import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithService } from '../../support/services';
-import { dropOptionTables } from '../fixtures/postgres-cleanup';
-import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
+import { postgresSuite } from '../fixtures/postgres-suite';
+import { eventually } from '../fixtures/shop-settings';
 
 describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
+  const { pool, table: freshTable } = postgresSuite(url, { max: 4, prefix: 'cpf_server' });
   /** A second session, for transactions that hold locks while the store works. */
   const admin = new pg.Client({ connectionString: url });
-  const prefix = `cpf_server_${uniqueSuffix()}_`;
-  const tables: string[] = [];
-  const freshTable = () => {
-    const table = `${prefix}${tables.length}`;
-    tables.push(table);
-    return table;
-  };
   /** The backends LISTENing on `channel`. */
   const listenerPids = async (channel: string): Promise<number[]> => {
     const { rows } = await pool.query<{ pid: number }>(
@@ -38,9 +30,7 @@ describeWithService('DATABASE_URL', 'PostgresOptionStore on a PostgreSQL server'
   beforeAll(() => admin.connect());
   afterAll(async () => {
     await admin.query('ROLLBACK').catch(() => undefined);
-    for (const table of tables) await dropOptionTables(pool, table);
     await admin.end();
-    await pool.end();
   });
 
   it('instances starting at the same moment on a fresh table all succeed', async () => {

@@ -6,13 +6,12 @@
  * version is taken before the commit's writes (waiting for a row lock comes after it then).
  */
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
-import pg from 'pg';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { isNewerVersion, type KeyChange, VERSIONED_READ } from '../../../src/storage/versioned-reads';
 import { freshPglite } from '../../support/pglite-template';
 import { describeWithService } from '../../support/services';
-import { dropOptionTables } from '../fixtures/postgres-cleanup';
-import { eventually, uniqueSuffix } from '../fixtures/shop-settings';
+import { postgresSuite } from '../fixtures/postgres-suite';
+import { eventually } from '../fixtures/shop-settings';
 
 /** What a watcher heard: per key, the changes in the order they came. */
 function listen(store: PostgresOptionStore): {
@@ -65,13 +64,8 @@ it('PGlite: a commit announces its texts and version, a read its version above i
 });
 
 describeWithService('DATABASE_URL', 'versioned change messages on a PostgreSQL server', (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  pool.on('error', () => {});
-  const table = `cpf_versioned_${uniqueSuffix()}`;
-  afterAll(async () => {
-    await dropOptionTables(pool, table);
-    await pool.end();
-  });
+  const { pool, table: newTable } = postgresSuite(url, { max: 10, prefix: 'cpf_versioned' });
+  const table = newTable();
 
   it('for each key, versions rise in the order its changes committed, under contention for its row', async () => {
     const writers = Array.from({ length: 6 }, () => new PostgresOptionStore({ client: pool, table }));
