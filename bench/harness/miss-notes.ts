@@ -44,21 +44,22 @@ const PROPAGATION_MISS =
   '(about 165 µs at the median on Redis) left no room under 1.25× (docs/performance.md, sixth session).';
 
 const WRITES_PUT_MISS =
-  '**Met since the log redesign; if a run misses it, read the rounds.** The target is a proposal (the issue sets ' +
-  'none). The bare side is one statement: upsert, one log row numbered by the bench, NOTIFY. A PUT with If-Match ' +
-  'is, beyond HTTP: the ETag check (the package’s synchronous HMAC-SHA-256), a commit that locks the row, checks ' +
-  'its text and the schema record (`FOR SHARE`), writes and appends one history entry, and the answer’s new ETag. ' +
-  'Until this round every writer of a level numbered its entry through the log’s head row, whose lock is held ' +
-  'until the commit, WAL flush included: the 8 writers of the global level committed one after the other ' +
-  '(0.45–0.51×). Entries now take numbers from a sequence, trims are lazy and `SKIP LOCKED`, and a commit that ' +
-  'draws no trim runs without the trim steps: 0.72× in a partial run, 0.69× in the full run of 22:50 (0.57× in ' +
-  'an earlier full run with the trim steps in every commit, its rounds 0.39–0.74×: this row’s rounds spread ' +
-  'widely on the shared machine). The sixth session’s full runs gave 0.55×, 0.61×, 0.56× and 0.54× (this one), ' +
-  'and eight alternating partial runs with and without its changes 0.53–0.65× either way: on this machine today ' +
-  'the row sits at its target, and its changes (client CPU only) move it less than the noise does. The seventh ' +
-  'session (versioned change messages: a larger notification, a version taken in the statement) gave 0.64× and ' +
-  '0.50× (this one) in its two full runs, and in alternating partial runs 0.61× and 0.60× with its changes, 0.56× ' +
-  'and 0.55× without them.';
+  '**Read the rounds; where the CPU of a PUT goes (measured).** The bare side is one statement: upsert, one log ' +
+  'row numbered by the bench, NOTIFY. A PUT with If-Match is, beyond HTTP: the ETag check (the package’s ' +
+  'synchronous HMAC-SHA-256), a commit that locks the row, checks its text and the schema record (`FOR SHARE`), ' +
+  'writes, appends one history entry within the log’s bounds, takes the version readers compare, and the answer’s ' +
+  'new ETag. Until the ninth session this row’s rounds rose in every recorded run (for example 0.39, 0.39, 0.47, ' +
+  '0.57, 0.64, 0.74, 0.74): its 200 ms of warm-up left the library’s write path to V8’s optimiser during the first ' +
+  'rounds (CPU per PUT 875 → 250 µs over the first 3 s); with 4 s of warm-up per side a partial run gave 0.70× ' +
+  '(rounds 0.64–0.88). With 8 writers both cores are busy, so the throughput follows the CPU a write costs in all: ' +
+  'per write, this process 250–355 µs and PostgreSQL 290–465 µs for a PUT, against 110–128 and 281–301 µs for the ' +
+  'bare statement. Of the difference: the `Request` and `Response` objects (undici, a `ReadableStream` per body; ' +
+  '38 µs on a memory store, half of it the bench client’s `Request`), the REST layer (14 µs), the settings’ write ' +
+  'path (28 µs on a memory store), the driver’s 17-parameter statement, and in PostgreSQL the conditions, the schema ' +
+  'check, the bounds check and the version (the same statement from the same 8 clients through the bare driver: ' +
+  '320–377 µs of server CPU against 270–314 µs). Full runs since the log redesign: 0.69×, 0.55×, 0.61×, 0.56×, ' +
+  '0.54×, 0.64×, 0.50×, 0.43× (a machine at half speed), 0.60× and 0.58× (ninth session, before the longer ' +
+  'warm-up), 0.70× and 0.65× (with it).';
 
 const PLAN_APPLY_MISS =
   '**Variable around the target.** The last changes (applying a plan object reuses the precondition digests its ' +
@@ -99,23 +100,26 @@ export const MISS_NOTES: Readonly<Record<string, string>> = {
   'propagation-redis-4': PROPAGATION_MISS,
   'writes-put': WRITES_PUT_MISS,
   'cold-start':
-    '**On the edge of its target on a busy machine.** Fresh processes, memory stores, registration of 20 plugins ' +
+    '**Around its target, run to run.** Fresh processes, memory stores, registration of 20 plugins ' +
     '× 50 settings and the first GET: no storage or network code runs, so the sixth session’s changes do not touch ' +
-    'it. Full runs: 1.16× in the fifth session’s published run, then 1.26×, 1.06×, 1.43× and 1.27× (this one) in ' +
-    'the sixth session’s four, 1.11× and 1.00× in the seventh’s two; the phases of the runs (below) show where the ' +
-    'time goes.',
+    'it. Full runs: 1.16× in the fifth session’s published run, then 1.26×, 1.06×, 1.43× and 1.27× in ' +
+    'the sixth session’s four, 1.11× and 1.00× in the seventh’s two, 1.21× in the eighth’s, 1.43×, 1.05×, 1.15× and ' +
+    '1.17× in the ninth’s (partial runs: 1.23× and 1.09×); the phases of the runs (below) show where the time goes.',
   'own-work-after-write':
     '**Noise of a busy machine; read the rounds.** The same GET as the plugin-class row, after one PUT. The ' +
-    'seventh session’s full runs gave 0.51× and 0.66× (this one); alternating partial runs with and without its ' +
+    'seventh session’s full runs gave 0.51× and 0.66×, the ninth’s 0.42× and 0.37×; alternating partial runs with and without its ' +
     'changes (which do not touch a warm GET on a memory store) gave 0.51× and 0.56× with them, 0.39× and 0.11× ' +
     'without, with the floor moving from 31 µs to 66 µs between rounds.',
   'soak-p99':
-    '**Noise of a busy machine.** The soak’s p99 against 0.1 in the same run: 1.23–1.32× in the sixth session’s ' +
-    'runs, 1.32× and 1.58× (this one) in the seventh’s; alternating partial runs gave 1.24× and 1.54× with its ' +
+    '**Warm-up and noise.** Until the ninth session each side was warmed up for 2 s, and this checkout’s first round ' +
+    'still ran at 0.67–0.79× of its later rounds’ throughput, its p99 ratio falling round by round (2.0, 1.67, 1.5, ' +
+    '1.25× in one run); each side now warms up for 6 s (a partial run: 1.25×, rounds 1.35, 1.08, 1.14, 1.38). ' +
+    'Earlier: the soak’s p99 against 0.1 in the same run: 1.23–1.32× in the sixth session’s ' +
+    'runs, 1.32× and 1.58× in the seventh’s; alternating partial runs gave 1.24× and 1.54× with its ' +
     'changes, 1.26× and 1.30× without them. Both sides’ p99 are a few milliseconds on two shared cores, and ' +
     'autocannon’s figures were whole milliseconds (10 against 7 ms is 1.43×, 11 against 7 ms 1.57×). Since the ' +
     'eighth session the soak takes each answer’s time as measured: 1.64× and 1.72× in its partial runs and 1.45× ' +
-    'in its full run, on a machine running at half the speed of this run. **Cause (profiled):** a write on the ' +
+    'in its full run, on a machine running at half its usual speed. **Cause (profiled):** a write on the ' +
     'demo’s PGlite is mostly PGlite’s own time (its WebAssembly and in-memory file system), about 200 µs of ' +
     '1,000–1,200 µs is the library’s; with history on it writes a log row and its head beside the value, which 0.1 ' +
     'did not, and the soak’s other requests queue behind it on the one PGlite.',
