@@ -36,7 +36,11 @@ async function readmeCommands(): Promise<string[][]> {
 function npxCpf(args: readonly string[]): Promise<{ code: number | null; output: string }> {
   const child = spawn('npx', ['--no', 'cpf', ...args], {
     cwd: ROOT,
-    env: childEnv({ ...env, NO_COLOR: '1' }),
+    // npx may install this very project into its cache to run its bin (the first time on a
+    // machine, as in CI), and installing a folder runs its `prepare` script, our build: that
+    // emptied and rewrote dist/ while other test files were running the program from it. No
+    // script is needed to run the bin of a project that is built already.
+    env: childEnv({ ...env, NO_COLOR: '1', npm_config_ignore_scripts: 'true' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   decodeChangeMessage,
@@ -66,6 +67,38 @@ describe('change messages', () => {
     expect(encodeVersionedMessage(sender, keys, ['é'.repeat(10)], bytes)).toEqual(message);
     expect(encodeVersionedMessage(sender, keys, ['é'.repeat(10)], bytes - 1)).toBeUndefined();
     expect(encodeVersionedMessage(sender, ['\u0000v1:1:[]'], ['x'])).toBeUndefined();
+  });
+
+  it('versioned: given up exactly when the message would not fit, whatever its keys and texts (property)', () => {
+    const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+    const key = fc
+      .string({ unit: 'binary', maxLength: 24, size: 'max' })
+      .filter((text) => text.charCodeAt(0) !== 0);
+    // Texts of any code units (escaped in the message), and plain ones (not escaped), long enough
+    // for the message to be mostly their own bytes.
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200, size: 'max' }),
+      fc.string({ maxLength: 400, size: 'max' }),
+      fc.constant(null),
+      fc.constant(undefined),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, text), { maxLength: 6 }),
+        fc.integer({ min: -4, max: 4 }),
+        (pairs, offset) => {
+          const keys = pairs.map(([name]) => name);
+          const texts = pairs.map(([, state]) => state);
+          const whole = encodeVersionedMessage(sender, keys, texts)!;
+          // The longest version the store may fill in has 20 digits.
+          const bytes = utf8Bytes(whole.head + whole.tail) + 20;
+          const bounded = encodeVersionedMessage(sender, keys, texts, bytes + offset);
+          if (offset >= 0) expect(bounded).toEqual(whole);
+          else expect(bounded).toBeUndefined();
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('versioned: a malformed versioned element leaves the keys to be read, without changes', () => {
