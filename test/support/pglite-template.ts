@@ -24,11 +24,13 @@ async function pgliteVersion(): Promise<string> {
 }
 
 /**
- * The cached file or folder `name`, made by `build(path)` when missing: `build` writes a
- * temporary path that is renamed into place, under a lock folder, so test files running at the
- * same time make it once and never see it half-written.
+ * The cached file or folder `name` (under node_modules/.cache, suffixed with PGlite's version),
+ * made by `build(path)` when missing: `build` writes a temporary path that is renamed into place,
+ * under a lock folder, so test files running at the same time make it once and never see it
+ * half-written. A lock older than two minutes was left by a run that died: it is taken over.
+ * Exported for its own test.
  */
-async function cached(name: string, build: (path: string) => Promise<void>): Promise<string> {
+export async function cached(name: string, build: (path: string) => Promise<void>): Promise<string> {
   const target = join(CACHE, `${name}-${await pgliteVersion()}`);
   if (existsSync(target)) return target;
   const lock = `${target}.lock`;
