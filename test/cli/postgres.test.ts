@@ -2,14 +2,12 @@
  * `cpf` against a PostgreSQL server (`DATABASE_URL`): writes, reads, a plan applied, history —
  * each answer compared with the library's on the same table, opened alongside in the test.
  */
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Framework_Abstract_Settings, SettingsDocument, SettingsPlan } from 'commerce-plugin-framework';
 import { PostgresOptionStore } from 'commerce-plugin-framework/stores/postgres';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dropOptionTables } from '../storage/fixtures/postgres-cleanup';
+import { postgresSuite } from '../storage/fixtures/postgres-suite';
 import { describeWithService } from '../support/services';
 import { fixturePlugins } from './fixtures/cli-fixture';
 import { type CliResult, fixtureFolder, jsonOut, removeFolder, runCli } from './support/cli-run';
@@ -17,9 +15,9 @@ import { type CliResult, fixtureFolder, jsonOut, removeFolder, runCli } from './
 const SECRET = 'sk_live_postgres_test_2468';
 
 describeWithService('DATABASE_URL', 'cpf on PostgreSQL', (url) => {
-  const table = `cpf_cli_${randomBytes(4).toString('hex')}`;
+  const { pool, table: newTable } = postgresSuite(url, { max: 2, prefix: 'cpf_cli' });
+  const table = newTable();
   let folder: string;
-  let pool: pg.Pool;
   let shop: Framework_Abstract_Settings;
   const outputs: CliResult[] = [];
 
@@ -35,7 +33,6 @@ describeWithService('DATABASE_URL', 'cpf on PostgreSQL', (url) => {
 
   beforeAll(async () => {
     folder = await fixtureFolder();
-    pool = new pg.Pool({ connectionString: url, max: 2 });
     const store = new PostgresOptionStore({ client: pool, table });
     shop = fixturePlugins(store, store, {})[0]!.getSettingsHandler()!;
   }, 120_000);
@@ -46,8 +43,6 @@ describeWithService('DATABASE_URL', 'cpf on PostgreSQL', (url) => {
       expect(stderr).not.toContain(SECRET);
     }
     shop?.dispose();
-    if (pool) await dropOptionTables(pool, table);
-    await pool?.end();
     await removeFolder(folder);
   });
 
